@@ -1,0 +1,1 @@
+"""Static catalogue of research papers: import raw lists, load content, render, index."""

@@ -1,0 +1,35 @@
+"""Where things are and what the site is called: the settings every stage reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlparse
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_BASE_URL = "http://localhost:8000/"
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    """Settings of one build."""
+
+    content_dir: Path = PROJECT_ROOT / "content"
+    out_dir: Path = PROJECT_ROOT / "site"
+    templates_dir: Path = PROJECT_ROOT / "templates"
+    static_dir: Path = PROJECT_ROOT / "static"
+    base_url: str = DEFAULT_BASE_URL
+    title: str = "Context Window"
+    tagline: str = "A catalogue of research on long-context modelling and in-context learning"
+    search: bool = True
+
+    @property
+    def base_path(self) -> str:
+        """The URL path the site lives under, `/` or `/catalogue/`."""
+        path = urlparse(self.base_url).path or "/"
+        return path if path.endswith("/") else path + "/"
+
+    def absolute(self, path: str) -> str:
+        """A site path (`papers/samba/`) as an absolute URL."""
+        base = self.base_url if self.base_url.endswith("/") else self.base_url + "/"
+        return base + path.lstrip("/")

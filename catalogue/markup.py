@@ -1,0 +1,97 @@
+"""Markdown with `$…$` math rendered to MathML at build time, and plain-text excerpts."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import markdown
+from latex2mathml.converter import convert as latex_to_mathml
+
+from .cleaning import MATH
+
+_PLACEHOLDER = "\u2063MATH{}\u2063"
+_PLACEHOLDER_PATTERN = re.compile("\u2063MATH(\\d+)\u2063")
+_ESCAPED_DOLLAR = "\u2063DOLLAR\u2063"
+
+
+class Markup:
+    """One reused Markdown converter; math is cut out before and put back after."""
+
+    def __init__(self) -> None:
+        self._markdown = markdown.Markdown(extensions=["smarty"], output_format="html")
+        self.failed_math: list[str] = []
+
+    def render(self, text: str) -> str:
+        """Markdown body → HTML, with every formula as MathML (or as code if it cannot be)."""
+        formulas: list[str] = []
+
+        def cut(match: re.Match[str]) -> str:
+            formulas.append(match.group(0))
+            return _PLACEHOLDER.format(len(formulas) - 1)
+
+        text = MATH.sub(cut, text.replace("\\$", _ESCAPED_DOLLAR))
+        self._markdown.reset()
+        rendered = self._markdown.convert(text)
+        rendered = _PLACEHOLDER_PATTERN.sub(lambda m: self.math(formulas[int(m.group(1))]), rendered)
+        return rendered.replace(_ESCAPED_DOLLAR, "$")
+
+    def inline(self, text: str) -> str:
+        """Plain text with math (a title): escaped HTML plus MathML."""
+        parts, last = [], 0
+        for match in MATH.finditer(text):
+            parts += [html.escape(text[last:match.start()]), self.math(match.group(0))]
+            last = match.end()
+        return "".join(parts + [html.escape(text[last:])])
+
+    def math(self, source: str) -> str:
+        """`$x$` → inline MathML, `$$x$$` → display MathML; TeX shown as code if it fails."""
+        display = source.startswith("$$")
+        tex = source.strip("$").strip()
+        try:
+            mathml = latex_to_mathml(tex, display="block" if display else "inline")
+        except Exception:  # latex2mathml raises many kinds of errors on malformed TeX
+            mathml = ""
+        if not mathml or not _balanced(tex) or re.search(r">[^<]*\\[a-zA-Z]", mathml):
+            self.failed_math.append(tex)
+            return f'<code class="tex">{html.escape(tex)}</code>'
+        return mathml
+
+
+def _balanced(tex: str) -> bool:
+    depth = 0
+    for index, char in enumerate(tex):
+        if char in "{}" and index and tex[index - 1] == "\\":
+            continue
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def plain_text(text: str) -> str:
+    """A readable plain-text version of Markdown with math: for descriptions and excerpts."""
+    text = MATH.sub(lambda m: _readable_tex(m.group(0).strip("$")), text)
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"<(https?://[^>]+)>", r"\1", text)
+    text = re.sub(r"\*\*|(?<![\w*])\*|\*(?![\w*])|`|\\(?=[$_*])", "", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+_TEX_WORDS = {r"\infty": "∞", r"\times": "×", r"\leq": "≤", r"\geq": "≥", r"\log": "log",
+              r"\alpha": "α", r"\varepsilon": "ε", r"\epsilon": "ε", r"\sim": "~", r"\cdot": "·"}
+
+
+def _readable_tex(tex: str) -> str:
+    for command, symbol in _TEX_WORDS.items():
+        tex = tex.replace(command, symbol)
+    tex = re.sub(r"\\[a-zA-Z]+\s*", "", tex)
+    return re.sub(r"[{}]|\^|_", "", tex).strip()
+
+
+def excerpt(text: str, limit: int = 200) -> str:
+    """The start of the plain text, cut at a word boundary."""
+    plain = plain_text(text)
+    if len(plain) <= limit:
+        return plain
+    return plain[:limit].rsplit(" ", 1)[0].rstrip(",;:.") + "…"

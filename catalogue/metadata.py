@@ -1,0 +1,82 @@
+"""Known facts about papers (real titles, authors, arXiv ids) from a TSV, matched by opening text."""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .rawlist import RawPaper
+from .report import Report
+
+REQUIRED_COLUMNS = ("file", "para", "abstract_start", "title", "authors", "arxiv_id")
+_ARXIV_ID = re.compile(r"^\d{4}\.\d{4,5}(v\d+)?$|^[a-z-]+(\.[A-Z]{2})?/\d{7}$")
+
+
+@dataclass(frozen=True)
+class PaperFacts:
+    """One metadata row: where it claims its abstract is, and what it knows."""
+
+    line: int
+    file: str
+    para: int
+    opening: str
+    title: str
+    authors: tuple[str, ...]
+    arxiv: str
+    url: str
+
+
+def read_metadata(path: Path, report: Report) -> list[PaperFacts]:
+    """Read the TSV; report malformed rows with their line and skip them."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
+        report.error(path, 0, f"cannot read the metadata file ({error})", "check the path and encoding")
+        return []
+    rows = list(csv.reader(text.splitlines(), delimiter="\t", quoting=csv.QUOTE_NONE))
+    if not rows or any(column not in rows[0] for column in REQUIRED_COLUMNS):
+        report.error(path, 1, "the header lacks a required column",
+                     f"the first line must name the columns {', '.join(REQUIRED_COLUMNS)}")
+        return []
+    header = rows[0]
+    facts = []
+    for number, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        record = dict(zip(header, (cell.strip() for cell in row)))
+        fact = _facts(record, number, path, report)
+        if fact:
+            facts.append(fact)
+    return facts
+
+
+def _facts(record: dict[str, str], line: int, path: Path, report: Report) -> PaperFacts | None:
+    if not record.get("abstract_start") or not record.get("title"):
+        report.warning(path, line, "row without abstract_start or title, skipped",
+                       "fill both columns, or delete the row")
+        return None
+    arxiv = record.get("arxiv_id", "")
+    if arxiv and not _ARXIV_ID.match(arxiv):
+        report.warning(path, line, f"{arxiv!r} is not an arXiv id, ignored",
+                       "write ids like 2406.07522")
+        arxiv = ""
+    authors = tuple(a.strip() for a in record.get("authors", "").split(";") if a.strip())
+    para = int(record["para"]) if record.get("para", "").isdigit() else 0
+    return PaperFacts(line, record.get("file", ""), para, _normal(record["abstract_start"]),
+                      record["title"], authors, arxiv, record.get("source_url", ""))
+
+
+def _normal(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def match_facts(paper: RawPaper, facts: list[PaperFacts]) -> PaperFacts | None:
+    """The row whose opening text starts this abstract; file and paragraph break ties."""
+    opening = _normal(paper.text)
+    candidates = [f for f in facts if opening.startswith(f.opening)]
+    if len(candidates) > 1:
+        placed = [f for f in candidates if f.file == paper.path.name and f.para == paper.paragraph]
+        candidates = placed or candidates
+    return candidates[0] if candidates else None

@@ -1,0 +1,75 @@
+"""Diagnostics: what went wrong where, and how to fix it; kept apart from building."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem found in an input file."""
+
+    path: Path | str
+    line: int
+    message: str
+    hint: str = ""
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else f"{self.path}"
+        label = "warning: " if self.severity == "warning" else ""
+        text = f"{where}: {label}{self.message}"
+        return f"{text} — {self.hint}" if self.hint else text
+
+
+class ContentError(Exception):
+    """Raised when input is invalid; carries every diagnostic found."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = diagnostics
+        super().__init__("\n".join(str(d) for d in diagnostics))
+
+
+@dataclass
+class Report:
+    """Collects diagnostics and progress lines; prints them if given a stream."""
+
+    stream: TextIO | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+    def error(self, path: Path | str, line: int, message: str, hint: str = "") -> None:
+        self._add(Diagnostic(path, line, message, hint, "error"))
+
+    def warning(self, path: Path | str, line: int, message: str, hint: str = "") -> None:
+        self._add(Diagnostic(path, line, message, hint, "warning"))
+
+    def info(self, text: str) -> None:
+        self.lines.append(text)
+        if self.stream:
+            print(text, file=self.stream)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "warning"]
+
+    def raise_if_errors(self) -> None:
+        if self.errors:
+            raise ContentError(self.errors)
+
+    def _add(self, diagnostic: Diagnostic) -> None:
+        self.diagnostics.append(diagnostic)
+        if self.stream:
+            print(diagnostic, file=self.stream)
+
+
+def terminal_report() -> Report:
+    """A report that prints to standard error as it goes."""
+    return Report(stream=sys.stderr)

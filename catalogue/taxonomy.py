@@ -1,0 +1,132 @@
+"""The vocabulary file: tags and themes, validated; and the phrase matching that suggests tags."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from . import yamltext
+from .model import SLUG_PATTERN, Tag, Taxonomy, Theme
+from .report import ContentError, Report
+
+TAXONOMY_FILE = "taxonomy.yaml"
+MAX_SUGGESTED_TAGS = 5
+TAG_KEYS = {"id", "label", "description", "phrases"}
+THEME_KEYS = {"id", "title", "description", "tags"}
+
+
+def load_taxonomy(content_dir: Path, report: Report) -> Taxonomy | None:
+    """Read `content/taxonomy.yaml`; report every problem; None if it is unusable."""
+    path = content_dir / TAXONOMY_FILE
+    if not path.is_file():
+        report.error(path, 0, "the vocabulary file is missing",
+                     "create it with `tags:` and `themes:` lists (see README, Curating)")
+        return None
+    try:
+        data, lines = yamltext.parse(path.read_text(encoding="utf-8-sig"), path)
+    except ContentError as error:
+        report.diagnostics.extend(error.diagnostics)
+        return None
+    except UnicodeDecodeError as error:
+        report.error(path, 0, f"not UTF-8 text ({error.reason})", "save the file as UTF-8")
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("tags"), list) \
+            or not isinstance(data.get("themes"), list):
+        report.error(path, 1, "expected two lists, `tags:` and `themes:`",
+                     "see README, Curating, for the shape of this file")
+        return None
+    errors_before = len(report.errors)
+    tags = _read_tags(data["tags"], path, lines, report)
+    themes = _read_themes(data["themes"], tags, path, lines, report)
+    return Taxonomy(tags, themes) if len(report.errors) == errors_before else None
+
+
+def _read_tags(items: list, path: Path, lines: dict, report: Report) -> dict[str, Tag]:
+    tags: dict[str, Tag] = {}
+    for index, item in enumerate(items):
+        where = yamltext.line_of(lines, ("tags", index))
+        if not _entry_ok(item, TAG_KEYS, "tag", path, where, report):
+            continue
+        phrases = item.get("phrases") or []
+        if not isinstance(phrases, list) or not all(isinstance(p, str) for p in phrases):
+            report.error(path, where, f"tag `{item['id']}`: phrases must be a list of strings",
+                         'write e.g. phrases: ["kv cache", "cache evict*"]')
+            continue
+        if item["id"] in tags:
+            report.error(path, where, f"tag `{item['id']}` is defined twice", "remove one of them")
+            continue
+        tags[item["id"]] = Tag(item["id"], str(item["label"]), str(item["description"]),
+                               tuple(p.lower() for p in phrases))
+    return tags
+
+
+def _read_themes(items: list, tags: dict[str, Tag], path: Path, lines: dict,
+                 report: Report) -> dict[str, Theme]:
+    themes: dict[str, Theme] = {}
+    for index, item in enumerate(items):
+        where = yamltext.line_of(lines, ("themes", index))
+        if not _entry_ok(item, THEME_KEYS, "theme", path, where, report):
+            continue
+        theme_tags = item["tags"]
+        if not isinstance(theme_tags, list) or not theme_tags:
+            report.error(path, where, f"theme `{item['id']}`: tags must be a non-empty list",
+                         "list the ids of the tags that make this theme")
+            continue
+        for tag in theme_tags:
+            if tag not in tags:
+                report.error(path, where, f"theme `{item['id']}` names unknown tag `{tag}`",
+                             "add the tag under `tags:` or fix the id")
+        themes[item["id"]] = Theme(item["id"], str(item["title"]), str(item["description"]),
+                                   tuple(theme_tags))
+    return themes
+
+
+def _entry_ok(item: object, keys: set[str], kind: str, path: Path, line: int,
+              report: Report) -> bool:
+    if not isinstance(item, dict):
+        report.error(path, line, f"each {kind} must be a mapping", f"start it with `- id: ...`")
+        return False
+    missing = sorted(k for k in keys - {"phrases"} if not item.get(k))
+    unknown = sorted(set(item) - keys)
+    if missing:
+        report.error(path, line, f"{kind} is missing {', '.join(missing)}",
+                     f"every {kind} needs {', '.join(sorted(keys - {'phrases'}))}")
+    if unknown:
+        report.error(path, line, f"{kind} has unknown key(s) {', '.join(unknown)}",
+                     f"allowed keys: {', '.join(sorted(keys))}")
+    if missing or unknown:
+        return False
+    if not isinstance(item["id"], str) or not SLUG_PATTERN.match(item["id"]):
+        report.error(path, line, f"{kind} id `{item['id']}` is not a valid id",
+                     "use lower-case ASCII letters, digits and single hyphens")
+        return False
+    return True
+
+
+def suggest_tags(title: str, abstract: str, taxonomy: Taxonomy) -> tuple[str, ...]:
+    """Tags whose phrases occur in the text, best first: title matches count double."""
+    title, abstract = title.lower(), abstract.lower()
+    scores: dict[str, int] = {}
+    for tag in taxonomy.tags.values():
+        score = sum(_count(p, abstract) + 2 * _count(p, title) for p in tag.phrases)
+        if score:
+            scores[tag.id] = score
+    order = list(taxonomy.tags)
+    ranked = sorted(scores, key=lambda t: (-scores[t], order.index(t)))
+    return tuple(ranked[:MAX_SUGGESTED_TAGS])
+
+
+def _count(phrase: str, text: str) -> int:
+    return len(_phrase_pattern(phrase).findall(text))
+
+
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _phrase_pattern(phrase: str) -> re.Pattern[str]:
+    """Whole words; a trailing `*` makes the phrase a prefix (`extrapolat*`)."""
+    if phrase not in _PATTERNS:
+        stem = phrase.rstrip("*")
+        end = "" if phrase.endswith("*") else r"(?![a-z0-9])"
+        _PATTERNS[phrase] = re.compile(r"(?<![a-z0-9])" + re.escape(stem) + end)
+    return _PATTERNS[phrase]

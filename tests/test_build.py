@@ -1,0 +1,147 @@
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from catalogue.builder import build_site
+from catalogue.config import PROJECT_ROOT
+from catalogue.report import ContentError, Report
+from conftest import paper
+from linkcheck import broken_links
+
+
+@pytest.fixture
+def built(small_site):
+    result = build_site(small_site.config(), Report())
+    return small_site, result
+
+
+def test_every_page_is_written_with_pretty_urls(built):
+    site, result = built
+    expected = ["index.html", "404.html", "papers/index.html", "papers/samba/index.html",
+                "papers/rocketkv/index.html", "papers/icv/index.html", "tags/index.html",
+                "tags/kv-cache/index.html", "venues/index.html", "venues/iclr-2025/index.html",
+                "venues/icml-2024/index.html", "themes/index.html", "themes/architectures/index.html",
+                "search/index.html", "static/style.css"]
+    for name in expected:
+        assert (site.site / name).is_file(), name
+    assert result.papers == 3
+    assert result.pages == len(list(site.site.rglob("*.html"))) - len(list(site.site.glob("pagefind/**/*.html")))
+
+
+def test_every_internal_link_resolves(built):
+    site, _ = built
+    assert broken_links(site.site) == []
+
+
+def test_paper_page_shows_facts_math_and_links(built):
+    html = (built[0].site / "papers/samba/index.html").read_text()
+    assert "Samba: Simple Hybrid State Space Models" in html
+    assert "Ada Lovelace, Alan Turing" in html
+    assert 'href="https://arxiv.org/abs/2406.07522"' in html and 'href="https://github.com/example/samba"' in html
+    assert html.count("<math") == 2 and "$" not in html
+    assert 'href="/tags/state-space-models/"' in html and 'href="/themes/architectures/"' in html
+    assert 'rel="next"' not in html  # the only ICLR 2025 paper has no neighbours
+
+
+def test_previous_and_next_stay_within_the_venue(built):
+    html = (built[0].site / "papers/icv/index.html").read_text()
+    assert 'href="/papers/rocketkv/" rel="next"' in html and 'rel="prev"' not in html
+
+
+def test_theme_page_groups_papers_by_tag(built):
+    html = (built[0].site / "themes/efficient-inference/index.html").read_text()
+    kv, sparse = html.index('id="kv-cache"'), html.index('id="sparse-attention"')
+    assert kv < html.index("In-context Vectors", kv) < sparse
+    assert "RocketKV" in html[sparse:]
+
+
+def test_navigation_counts_papers(built):
+    html = (built[0].site / "index.html").read_text()
+    assert '>ICML 2024</a> <span class="count">2</span>' in html
+    assert '>Efficient inference</a> <span class="count">3</span>' in html
+
+
+def test_pagefind_indexes_paper_content_with_filters(built):
+    site = built[0].site
+    assert (site / "pagefind/pagefind.js").is_file()
+    assert list((site / "pagefind/filter").glob("*.pf_filter"))
+    html = (site / "papers/samba/index.html").read_text()
+    assert "data-pagefind-body" in html
+    for name in ("venue", "theme", "tag"):
+        assert f'data-pagefind-filter="{name}"' in html
+    assert "data-pagefind-body" not in (site / "tags/kv-cache/index.html").read_text()
+
+
+def test_search_page_loads_the_pagefind_ui(built):
+    html = (built[0].site / "search/index.html").read_text()
+    assert 'src="/pagefind/pagefind-ui.js"' in html and 'src="/static/search.js"' in html
+    assert "<noscript>" in html and 'href="/papers/"' in html
+
+
+def test_sub_path_base_url_prefixes_every_link(small_site):
+    build_site(small_site.config(base_url="https://example.org/catalogue/", search=False), Report())
+    html = (small_site.site / "papers/samba/index.html").read_text()
+    assert 'href="/catalogue/static/style.css"' in html
+    assert '<link rel="canonical" href="https://example.org/catalogue/papers/samba/">' in html
+    assert broken_links(small_site.site, "/catalogue/") == []
+
+
+def test_invalid_content_leaves_the_previous_site_whole(built):
+    site, _ = built
+    before = {p: p.read_bytes() for p in site.site.rglob("*") if p.is_file()}
+    site.write("content/papers/bad.md", paper("bad", "Bad", tags="[no-such-tag]"))
+    with pytest.raises(ContentError):
+        build_site(site.config(), Report())
+    after = {p: p.read_bytes() for p in site.site.rglob("*") if p.is_file()}
+    assert after == before
+    assert [p.name for p in site.root.iterdir() if p.name.startswith(".build-")] == []
+
+
+def test_a_failing_template_leaves_the_previous_site_and_no_staging(built, tmp_path):
+    site, _ = built
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    for template in (PROJECT_ROOT / "templates").iterdir():
+        (templates / template.name).write_text(template.read_text())
+    (templates / "tag.html").write_text("{% extends 'base.html' %}{% block content %}{{ missing.x }}{% endblock %}")
+    index = (site.site / "index.html").read_bytes()
+    with pytest.raises(Exception):
+        build_site(site.config(templates_dir=templates), Report())
+    assert (site.site / "index.html").read_bytes() == index
+    assert [p.name for p in site.root.iterdir() if p.name.startswith(".build-")] == []
+
+
+def test_output_is_deterministic(small_site, tmp_path):
+    build_site(small_site.config(search=False), Report())
+    first = {p.relative_to(small_site.site): p.read_bytes() for p in small_site.site.rglob("*") if p.is_file()}
+    build_site(small_site.config(search=False, out_dir=tmp_path / "again"), Report())
+    second = {p.relative_to(tmp_path / "again"): p.read_bytes() for p in (tmp_path / "again").rglob("*") if p.is_file()}
+    assert first == second
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(PROJECT_ROOT / "build.py"), *args],
+                          capture_output=True, text=True, cwd=PROJECT_ROOT)
+
+
+def test_cli_builds_and_prints_one_summary_line(small_site):
+    done = run_cli("--content", str(small_site.content), "--out", str(small_site.site), "--no-search")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Built 20 pages (3 papers) into ")  # no search page
+
+
+def test_cli_prints_each_error_as_path_line_and_exits_non_zero(small_site):
+    small_site.write("content/papers/bad.md", paper("bad", "Bad", tags="[kv-cach]"))
+    done = run_cli("--content", str(small_site.content), "--out", str(small_site.site))
+    assert done.returncode == 1
+    assert f"{small_site.content}/papers/bad.md:6: unknown tag `kv-cach` — did you mean `kv-cache`?" in done.stderr
+    assert not small_site.site.exists()
+
+
+def test_cli_help_documents_every_command():
+    done = run_cli("--help")
+    assert done.returncode == 0
+    for command in ("build", "import", "--out", "--base-url"):
+        assert command in done.stdout

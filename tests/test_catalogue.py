@@ -1,0 +1,114 @@
+"""The real catalogue in content/, built into a temporary folder (content/ is only read)."""
+
+import re
+import shutil
+from dataclasses import replace
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from catalogue.builder import build_site
+from catalogue.config import PROJECT_ROOT, SiteConfig
+from catalogue.importer import import_lists
+from catalogue.load import load_catalogue
+from catalogue.report import Report
+from linkcheck import broken_links
+
+CONTENT = PROJECT_ROOT / "content"
+RAW_LATEX = re.compile(r"\$[^$\s][^$]*\$|\\(textbf|textit|texttt|emph|underline|url)\{")
+
+
+class _VisibleText(HTMLParser):
+    """The text a reader sees: no tags, scripts or TeX fallbacks."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style", "code", "math"):
+            self.hidden += 1
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style", "code", "math"):
+            self.hidden -= 1
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.parts.append(data)
+
+
+@pytest.fixture(scope="module")
+def catalogue():
+    return load_catalogue(CONTENT, Report())
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("catalogue") / "site"
+    build_site(replace(SiteConfig(), content_dir=CONTENT, out_dir=out), Report())
+    return out
+
+
+def test_every_paper_has_a_page(catalogue, site):
+    assert len(catalogue.papers) == 76
+    assert len(list((site / "papers").glob("*/index.html"))) == 76
+
+
+def test_no_page_shows_raw_latex(site):
+    offenders = []
+    for page in site.rglob("*.html"):
+        if "pagefind" in page.parts:
+            continue
+        parser = _VisibleText()
+        parser.feed(page.read_text(encoding="utf-8"))
+        found = RAW_LATEX.search(" ".join(parser.parts))
+        if found:
+            offenders.append(f"{page.relative_to(site)}: {found.group(0)[:40]}")
+    assert offenders == []
+
+
+def test_no_broken_internal_link(site):
+    assert broken_links(site) == []
+
+
+def test_search_index_covers_every_paper(site):
+    entry = (site / "pagefind/pagefind-entry.json").read_text()
+    assert re.search(r'"page_count":\s*76\b', entry)
+
+
+def test_taxonomy_places_every_paper(catalogue):
+    taxonomy = catalogue.taxonomy
+    assert 25 <= len(taxonomy.tags) <= 45 and 6 <= len(taxonomy.themes) <= 10
+    for paper in catalogue.papers:
+        assert len(paper.tags) >= 2, paper.slug
+        assert catalogue.themes_of(paper), paper.slug
+    used = {t for p in catalogue.papers for t in p.tags}
+    assert used == set(taxonomy.tags)
+
+
+def test_long_tailed_papers_are_not_filed_under_long_context(catalogue):
+    tail = [p for p in catalogue.papers if "long-tailed-learning" in p.tags]
+    assert len(tail) >= 3
+    long_context_themes = {"efficient-long-context-inference", "context-extension", "long-sequence-architectures"}
+    for paper in tail:
+        assert not long_context_themes & {t.id for t in catalogue.themes_of(paper)}, paper.slug
+
+
+def test_slugs_are_unique_readable_and_stored(catalogue):
+    slugs = [p.slug for p in catalogue.papers]
+    assert len(set(slugs)) == len(slugs)
+    for paper in catalogue.papers:
+        assert paper.path.stem == paper.slug and len(paper.slug) <= 60
+
+
+def test_reimporting_the_sources_changes_no_byte(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    before = {p.name: p.read_bytes() for p in (content / "papers").iterdir()}
+    sources = sorted((content / "sources").glob("*.txt"))
+    result = import_lists(sources, content, content / "sources/metadata.tsv", Report())
+    assert result.added == [] and len(result.skipped) == 76
+    assert {p.name: p.read_bytes() for p in (content / "papers").iterdir()} == before

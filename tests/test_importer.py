@@ -1,0 +1,140 @@
+from pathlib import Path
+
+import pytest
+
+from catalogue.importer import import_lists
+from catalogue.load import load_catalogue
+from catalogue.report import ContentError, Report
+
+SAMBA = ("Efficiently modeling sequences with infinite context length has long been a challenging "
+         "problem. In this work, we present Samba, a simple hybrid architecture that layer-wise "
+         "combines Mamba, a selective State Space Model (SSM), with sparse attention. Code is "
+         "available at https://github.com/microsoft/Samba.")
+ICV = ("Large language models demonstrate emergent in-context learning capabilities, where they "
+       "adapt to new tasks based on examples. We recast in-context learning as \\textbf{in-context "
+       "vectors} (ICV) computed with $x_1 * y_2$ weights, which shrink the KV cache and the prompt "
+       "while keeping the long- tail of the un- derstanding.")
+LONGTAIL = ("The fine-tuning paradigm in addressing long-tail learning tasks has sparked significant "
+            "interest since the emergence of foundation models; heavy fine-tuning hurts tail classes, "
+            "so we develop a lightweight long-tail learning algorithm.")
+METADATA = ("file\tpara\tabstract_start\ttitle\tauthors\tarxiv_id\tsource_url\tconfidence\n"
+            "icml.txt\t1\tLarge language models demonstrate emergent in-context\t"
+            "In-context Vectors: Making In Context Learning More Effective\t"
+            "Sheng Liu; Haotian Ye; Lei Xing\t2311.06668\thttps://arxiv.org/abs/2311.06668\thigh\n")
+
+
+@pytest.fixture
+def lists(scratch):
+    scratch.write("lists/iclr.txt", f"ICLR 2025 论文列表\n\n{SAMBA}\n")
+    scratch.write("lists/icml.txt", f"ICML 2024 Papers\n\n{ICV}\n\n{LONGTAIL}\n\nOnly three words\n")
+    scratch.write("lists/metadata.tsv", METADATA)
+    return [scratch.root / "lists/iclr.txt", scratch.root / "lists/icml.txt"]
+
+
+def run_import(scratch, lists, metadata=True) -> tuple[Report, object]:
+    report = Report()
+    result = import_lists(lists, scratch.content, scratch.root / "lists/metadata.tsv" if metadata else None, report)
+    return report, result
+
+
+def test_import_writes_one_valid_page_per_paper(scratch, lists):
+    report, result = run_import(scratch, lists)
+    assert sorted(p.name for p in result.added) == [
+        "fine-tuning-paradigm-addressing-long-tail.md", "in-context-vectors.md", "samba.md"]
+    catalogue = load_catalogue(scratch.content, Report())
+    papers = catalogue.by_slug
+    samba = papers["samba"]
+    assert samba.venue.label == "ICLR 2025"
+    assert samba.title_source == "derived" and samba.title.startswith("Samba: Simple hybrid architecture")
+    assert samba.code == "https://github.com/microsoft/Samba"
+    assert set(samba.tags) == {"state-space-models", "sparse-attention"}
+    assert "<https://github.com/microsoft/Samba>" in samba.body
+
+
+def test_import_cleans_text_and_keeps_math(scratch, lists):
+    run_import(scratch, lists)
+    icv = load_catalogue(scratch.content, Report()).by_slug["in-context-vectors"]
+    assert "**in-context vectors**" in icv.body and "\\textbf" not in icv.body
+    assert "$x_1 * y_2$" in icv.body
+    assert "long- tail" not in icv.body and "understanding" in icv.body
+
+
+def test_metadata_gives_real_title_authors_and_arxiv(scratch, lists):
+    run_import(scratch, lists)
+    icv = load_catalogue(scratch.content, Report()).by_slug["in-context-vectors"]
+    assert icv.title == "In-context Vectors: Making In Context Learning More Effective"
+    assert icv.title_source == "metadata"
+    assert icv.authors == ("Sheng Liu", "Haotian Ye", "Lei Xing")
+    assert icv.arxiv_url == "https://arxiv.org/abs/2311.06668"
+
+
+def test_import_reports_added_skipped_and_unparsed_with_lines(scratch, lists):
+    report, _ = run_import(scratch, lists)
+    assert [str(d) for d in report.errors] == [
+        f"{lists[1]}:7: a paragraph of 3 words is too short for an abstract"
+        " — join it to the abstract it belongs to, or delete it"]
+    assert report.lines[-1] == "import: 3 added, 0 skipped, 1 could not be parsed"
+
+
+def test_second_import_changes_no_byte(scratch, lists):
+    run_import(scratch, lists)
+    before = scratch.papers()
+    report, result = run_import(scratch, lists)
+    assert scratch.papers() == before
+    assert result.added == [] and len(result.skipped) == 3
+    assert report.lines[-1].startswith("import: 0 added, 3 skipped")
+
+
+def test_curated_edit_survives_reimport(scratch, lists):
+    run_import(scratch, lists)
+    samba = scratch.content / "papers/samba.md"
+    edited = samba.read_text().replace("title_source: derived", "title_source: curated") \
+        .replace("efficiently", "EFFICIENTLY").replace("Efficiently", "Efficiently (edited)")
+    samba.write_text(edited)
+    run_import(scratch, lists)
+    assert samba.read_text() == edited
+    assert len(scratch.papers()) == 3
+
+
+def test_paper_recognised_by_abstract_even_when_renamed(scratch, lists):
+    run_import(scratch, lists)
+    samba = scratch.content / "papers/samba.md"
+    samba.rename(scratch.content / "papers/hybrid.md")
+    text = (scratch.content / "papers/hybrid.md").read_text().replace("slug: samba", "slug: hybrid")
+    (scratch.content / "papers/hybrid.md").write_text(text)
+    _, result = run_import(scratch, lists)
+    assert result.added == []
+    assert not samba.exists()
+
+
+def test_same_abstract_twice_is_imported_once(scratch):
+    scratch.write("lists/a.txt", f"ICLR 2025 Papers\n\n{SAMBA}\n\n{SAMBA}\n")
+    scratch.write("lists/b.txt", f"ICLR 2025 Papers\n\n{SAMBA.replace('un- ', 'un')}\n")
+    report = Report()
+    result = import_lists([scratch.root / "lists/a.txt", scratch.root / "lists/b.txt"],
+                          scratch.content, None, report)
+    assert len(result.added) == 1 and len(result.skipped) == 2
+
+
+def test_new_paper_never_overwrites_a_file_with_its_slug(scratch, lists):
+    scratch.write("content/papers/samba.md", "---\ntitle: Another Samba\nslug: samba\nvenue: ICML 2024\n"
+                  "tags: [kv-cache]\n---\n\nA different abstract about dancing.\n")
+    run_import(scratch, lists)
+    assert "dancing" in (scratch.content / "papers/samba.md").read_text()
+    assert "Mamba" in (scratch.content / "papers/samba-2.md").read_text()
+
+
+def test_import_refuses_while_content_is_unreadable(scratch, lists):
+    scratch.write("content/papers/broken.md", "---\ntitle: [unclosed\n---\n\nText.\n")
+    with pytest.raises(ContentError) as error:
+        run_import(scratch, lists)
+    assert str(error.value.diagnostics[0]).startswith(f"{scratch.content / 'papers/broken.md'}:2: invalid YAML")
+    assert sorted(scratch.papers()) == ["broken.md"]
+
+
+def test_every_paper_gets_tags_from_the_vocabulary(scratch, lists):
+    run_import(scratch, lists)
+    catalogue = load_catalogue(scratch.content, Report())
+    tail = next(p for p in catalogue.papers if "fine-tuning" in p.body)
+    assert tail.tags == ("long-tailed-learning",)
+    assert [t.id for t in catalogue.themes_of(tail)] == ["long-tail"]

@@ -1,0 +1,82 @@
+import pytest
+
+from catalogue.load import load_catalogue
+from catalogue.report import ContentError, Report
+from conftest import paper
+
+
+def errors_for(scratch, files: dict[str, str]) -> list[str]:
+    for name, text in files.items():
+        scratch.write(f"content/papers/{name}", text)
+    with pytest.raises(ContentError) as error:
+        load_catalogue(scratch.content, Report())
+    return [str(d).replace(f"{scratch.content}/", "") for d in error.value.diagnostics]
+
+
+def test_valid_papers_load_sorted_by_venue_then_title(small_site):
+    catalogue = load_catalogue(small_site.content, Report())
+    assert [p.slug for p in catalogue.papers] == ["samba", "icv", "rocketkv"]
+    assert [v.label for v in catalogue.venues] == ["ICLR 2025", "ICML 2024"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("---\ntitle: [unclosed\nslug: a\n---\n\nText.\n",
+     "papers/a.md:2: invalid YAML: expected ',' or ']'"),
+    ("Just text, no front matter.\n",
+     "papers/a.md:1: no front matter — start the file with a `---` line"),
+    (paper("a", "A").replace("tags:", "tgas:"),
+     "papers/a.md:6: unknown key `tgas` — did you mean `tags`?"),
+    (paper("a", "A", tags="[kv-cache, kv-cahce]"),
+     "papers/a.md:6: unknown tag `kv-cahce` — did you mean `kv-cache`?"),
+    (paper("a", "A", tags='"kv-cache, sparse-attention"'),
+     "papers/a.md:6: `tags` must be a list, like [a, b], not str"),
+    (paper("a", "A").replace('title: "A"', "title: 42"),
+     "papers/a.md:2: `title` must be text (put it in quotes), not int 42"),
+    (paper("a", "A").replace('title: "A"\n', ""),
+     "papers/a.md:1: `title` is missing — add a `title:` line"),
+    (paper("A B", "A"),
+     "papers/a.md:4: slug 'A B' is not a valid URL part"),
+    (paper("a", "A", venue="ICML"),
+     "papers/a.md:5: venue 'ICML' has no year"),
+    (paper("a", "A", extra="code: javascript:alert(1)\n"),
+     "papers/a.md:7: `code` is not an http(s) URL"),
+])
+def test_each_problem_names_file_line_and_fix(scratch, text, expected):
+    assert errors_for(scratch, {"a.md": text})[0].startswith(expected)
+
+
+def test_all_errors_are_collected_before_failing(scratch):
+    errors = errors_for(scratch, {
+        "a.md": paper("a", "A", tags="[nope]"),
+        "b.md": paper("b", "B", venue="ICML"),
+        "c.md": "---\ntitle: x\n",
+    })
+    assert len(errors) == 3
+    assert any(e.startswith("papers/b.md:5: venue 'ICML' has no year") for e in errors)
+    assert any(e.startswith("papers/a.md:6: unknown tag `nope`") for e in errors)
+    assert any(e.startswith("papers/c.md:1: the front matter is never closed") for e in errors)
+
+
+def test_duplicate_slugs_are_reported_with_both_files(scratch):
+    errors = errors_for(scratch, {"a.md": paper("same", "A"), "b.md": paper("same", "B")})
+    assert errors == [f"papers/b.md:4: slug `same` is already used by papers/a.md"
+                      " — give one of the two papers another slug"]
+
+
+def test_taxonomy_errors_name_their_line(scratch):
+    scratch.write("content/taxonomy.yaml", scratch.content.joinpath("taxonomy.yaml").read_text()
+                  .replace("tags: [in-context-learning]", "tags: [in-context-learnin]"))
+    errors = errors_for(scratch, {"a.md": paper("a", "A")})
+    assert errors[0].startswith("taxonomy.yaml:") and "unknown tag `in-context-learnin`" in errors[0]
+
+
+def test_editor_backup_and_hidden_files_are_ignored(small_site):
+    small_site.write("content/papers/.samba.md.swp", "binary junk")
+    small_site.write("content/papers/samba.md~", "old copy")
+    small_site.write("content/papers/.#samba.md", "lock")
+    assert len(load_catalogue(small_site.content, Report()).papers) == 3
+
+
+def test_bom_and_crlf_are_accepted(scratch):
+    scratch.write("content/papers/a.md", "\ufeff" + paper("a", "A").replace("\n", "\r\n"))
+    assert load_catalogue(scratch.content, Report()).papers[0].title == "A"
