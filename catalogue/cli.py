@@ -72,6 +72,14 @@ def _build(args: argparse.Namespace, report) -> int:
                      base_url=args.base_url, search=not args.no_search)
     result = build_site(config, report)
     warnings = f", {len(report.warnings)} warning(s)" if report.warnings else ""
-    print(f"Built {result.pages} pages ({result.papers} papers) into {args.out} "
+    print(f"Built {result.pages} pages ({result.papers} papers) into {_shown(args.out)} "
           f"in {result.seconds:.1f} s{warnings}.")
     return 0
+
+
+def _shown(path: Path) -> str:
+    """A path as short as it can be said from here."""
+    try:
+        return f"{path.resolve().relative_to(Path.cwd())}/"
+    except ValueError:
+        return str(path)
