@@ -9,13 +9,15 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .config import SiteConfig
-from .load import load_catalogue
-from .render import SiteRenderer
-from .report import Report
+from .config import PROJECT_ROOT, SiteConfig
+from .load import ContentLoader
+from .model import Catalogue
+from .render import RenderResult, SiteRenderer
+from .report import ContentError, Diagnostic, Report
 from .search import index_site
 
 _STAGING_PREFIX = ".build-"
+MARKER = ".catalogue-site"  # marks a folder this tool built, and so may replace
 
 
 @dataclass(frozen=True)
@@ -25,26 +27,58 @@ class BuildResult:
     seconds: float
 
 
+class Builder:
+    """Loads and renders, remembering both, so the next build only redoes what changed."""
+
+    def __init__(self, config: SiteConfig):
+        self.config = config
+        self.loader = ContentLoader(config.content_dir)
+        self.renderer = SiteRenderer(config)
+
+    def load(self, report: Report) -> Catalogue:
+        return self.loader.load(report, drafts=self.config.drafts)
+
+    def rebuild(self, out_dir: Path, report: Report) -> RenderResult:
+        """Bring `out_dir` up to date in place; raises ContentError, leaving it as it was."""
+        return self.renderer.render(self.load(report), out_dir, report)
+
+
 def build_site(config: SiteConfig, report: Report) -> BuildResult:
     """Build into a staging folder beside the output; replace the output only on success.
 
     Raises ContentError before anything is written if `content/` is invalid.
     """
     started = time.perf_counter()
-    catalogue = load_catalogue(config.content_dir, report)
-    out_dir = config.out_dir.resolve()
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    builder = Builder(config)
+    catalogue = builder.load(report)
+    out_dir = claim_output_dir(config)
     _remove_leftovers(out_dir)
     staging = Path(tempfile.mkdtemp(prefix=f"{_STAGING_PREFIX}{out_dir.name}-", dir=out_dir.parent))
     try:
-        pages = SiteRenderer(catalogue, config, report).render_all(staging)
+        result = builder.renderer.render(catalogue, staging, report)
+        (staging / MARKER).write_text("Built by build.py; replaced whole by the next build.\n")
         if config.search:
             index_site(staging)
         _swap_in(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return BuildResult(pages, len(catalogue.papers), time.perf_counter() - started)
+    return BuildResult(result.pages, len(catalogue.papers), time.perf_counter() - started)
+
+
+def claim_output_dir(config: SiteConfig) -> Path:
+    """The output folder, if it is safe to replace: never a source folder, never a stranger's."""
+    out_dir = config.out_dir.resolve()
+    sources = [config.content_dir, config.templates_dir, config.static_dir, PROJECT_ROOT]
+    for source in (s.resolve() for s in sources):
+        if out_dir == source or source.is_relative_to(out_dir):
+            raise ContentError([Diagnostic(config.out_dir, 0, f"the output folder would replace {source}",
+                                           "choose another --out folder")])
+    if out_dir.exists() and any(out_dir.iterdir()) and not (out_dir / MARKER).exists():
+        raise ContentError([Diagnostic(config.out_dir, 0, "the output folder holds files this tool did not build",
+                                       "choose an empty or new --out folder, or empty this one yourself")])
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    return out_dir
 
 
 def _swap_in(staging: Path, out_dir: Path) -> None:
@@ -54,7 +88,12 @@ def _swap_in(staging: Path, out_dir: Path) -> None:
     if out_dir.exists():
         retired = out_dir.with_name(f"{_STAGING_PREFIX}{out_dir.name}-old-{os.getpid()}")
         out_dir.rename(retired)
-    staging.rename(out_dir)
+    try:
+        staging.rename(out_dir)
+    except OSError:
+        if retired:
+            retired.rename(out_dir)
+        raise
     if retired:
         shutil.rmtree(retired, ignore_errors=True)
 

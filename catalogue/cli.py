@@ -8,14 +8,20 @@ from dataclasses import replace
 from pathlib import Path
 
 from .builder import build_site
-from .config import DEFAULT_BASE_URL, SiteConfig
+from .check import run_check
+from .config import DEFAULT_BASE_URL, PROJECT_ROOT, SiteConfig
 from .importer import import_lists
 from .report import ContentError, terminal_report
 from .search import SearchIndexError
+from .watch import serve_and_watch
+
+WATCH_DIR = ".site-watch"
 
 DESCRIPTION = """Build the paper catalogue.
 
   python build.py                     load content/, render every page into site/, index with Pagefind
+  python build.py --watch             serve on 127.0.0.1:8000, rebuild on every edit, reload the browser
+  python build.py check [--strict]    validate content/ and print what still needs curating
   python build.py import LIST...      turn raw paper lists into content/papers/*.md (never overwrites)
 
 Every error names file:line and says how to fix it; a failed build leaves site/ as it was."""
@@ -26,8 +32,17 @@ def make_parser() -> argparse.ArgumentParser:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     build = commands.add_parser("build", help="render the site (the default command)")
-    _build_options(build)
     _build_options(parser)
+    _build_options(build, inherit=True)
+    check = commands.add_parser(
+        "check", help="validate content/ and report what still needs curating",
+        description="Validate everything without writing anything, then list titles still "
+                    "derived, papers with fewer than 2 tags, tags used once or never, papers "
+                    "without code, near-duplicate abstracts and slugs that no longer match "
+                    "their titles. Exits 1 on errors, or on warnings with --strict.")
+    check.add_argument("--strict", action="store_true", help="treat warnings as errors (for CI)")
+    check.add_argument("--content", type=Path, default=argparse.SUPPRESS, metavar="DIR",
+                       help="content folder (default: content/)")
     imports = commands.add_parser(
         "import", help="add papers from raw lists to content/papers/",
         description="Turn raw paper lists (a venue header, then one abstract a paragraph) into "
@@ -36,19 +51,31 @@ def make_parser() -> argparse.ArgumentParser:
     imports.add_argument("lists", nargs="+", type=Path, metavar="LIST", help="raw paper list files")
     imports.add_argument("--metadata", type=Path, metavar="FILE",
                          help="TSV of known titles, authors and arXiv ids, matched by opening text")
-    imports.add_argument("--content", type=Path, default=SiteConfig.content_dir, metavar="DIR",
+    imports.add_argument("--content", type=Path, default=argparse.SUPPRESS, metavar="DIR",
                          help="content folder (default: content/)")
     return parser
 
 
-def _build_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", type=Path, default=SiteConfig.out_dir, metavar="DIR",
-                        help="output folder (default: site/)")
-    parser.add_argument("--base-url", default=DEFAULT_BASE_URL, metavar="URL",
+def _build_options(parser: argparse.ArgumentParser, inherit: bool = False) -> None:
+    """Options of a build; a subcommand inherits the values given before it (`--out X build`)."""
+    def default(value: object) -> object:
+        return argparse.SUPPRESS if inherit else value
+
+    parser.add_argument("--out", type=Path, default=default(None), metavar="DIR",
+                        help=f"output folder (default: site/, or {WATCH_DIR}/ with --watch)")
+    parser.add_argument("--base-url", default=default(DEFAULT_BASE_URL), metavar="URL",
                         help=f"absolute URL the site is served from (default: {DEFAULT_BASE_URL})")
-    parser.add_argument("--content", type=Path, default=SiteConfig.content_dir, metavar="DIR",
-                        help="content folder (default: content/)")
-    parser.add_argument("--no-search", action="store_true", help="skip the Pagefind index")
+    parser.add_argument("--content", type=Path, default=default(SiteConfig.content_dir),
+                        metavar="DIR", help="content folder (default: content/)")
+    parser.add_argument("--no-search", action="store_true", default=default(False),
+                        help="skip the Pagefind index")
+    parser.add_argument("--watch", action="store_true", default=default(False),
+                        help="serve the site, rebuild what each edit touches and reload the "
+                             "browser; drafts are shown")
+    parser.add_argument("--host", default=default("127.0.0.1"),
+                        help="address to serve on (default: 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=default(8000),
+                        help="port to serve on (default: 8000)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,8 +85,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "import":
             import_lists(args.lists, args.content, args.metadata, report)
             return 1 if report.errors else 0
+        if args.command == "check":
+            return run_check(args.content, args.strict)
+        if args.watch:
+            return serve_and_watch(_config(args, PROJECT_ROOT / WATCH_DIR), args.host, args.port)
         return _build(args, report)
     except ContentError as error:
+        report.extend(d for d in error.diagnostics if d not in report.diagnostics)
         print(f"\n{len(error.diagnostics)} error(s); nothing was written.", file=sys.stderr)
         return 1
     except SearchIndexError as error:
@@ -67,12 +99,16 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+def _config(args: argparse.Namespace, default_out: Path) -> SiteConfig:
+    return replace(SiteConfig(), content_dir=args.content, out_dir=args.out or default_out,
+                   base_url=args.base_url, search=not args.no_search)
+
+
 def _build(args: argparse.Namespace, report) -> int:
-    config = replace(SiteConfig(), content_dir=args.content, out_dir=args.out,
-                     base_url=args.base_url, search=not args.no_search)
+    config = _config(args, SiteConfig.out_dir)
     result = build_site(config, report)
     warnings = f", {len(report.warnings)} warning(s)" if report.warnings else ""
-    print(f"Built {result.pages} pages ({result.papers} papers) into {_shown(args.out)} "
+    print(f"Built {result.pages} pages ({result.papers} papers) into {_shown(config.out_dir)} "
           f"in {result.seconds:.1f} s{warnings}.")
     return 0
 

@@ -22,6 +22,7 @@ class SiteConfig:
     title: str = "Context Window"
     tagline: str = "A catalogue of research on long-context modelling and in-context learning"
     search: bool = True
+    drafts: bool = False
 
     @property
     def base_path(self) -> str:

@@ -81,14 +81,19 @@ def _first_sentence(text: str) -> str:
 
 
 def _fit(title: str, limit: int = MAX_TITLE) -> str:
-    """Shorten at a word boundary, dropping dangling small words; never mid-word."""
+    """Shorten at a word boundary, dropping dangling small words; never mid-word or mid-formula."""
     title = re.sub(r"\s+", " ", title).strip().rstrip(".,;:")
     if len(title) <= limit:
         return title
-    words = title[: limit - 1].split(" ")
-    if not title[limit - 1] == " ":
-        words = words[:-1]
-    while words and (words[-1].lower().strip(",;:(") in _STOP_TAIL or words[-1][-1] in ",;:("):
+    cut = limit - 1  # room for the ellipsis
+    for formula in re.finditer(r"\$[^$]*\$", title):
+        if formula.start() < cut < formula.end():
+            cut = formula.start()
+    words = title[:cut].split(" ")
+    if title[cut] != " ":
+        words = words[:-1]  # a partial word
+    while words and (not words[-1] or words[-1].lower().strip(",;:(") in _STOP_TAIL
+                     or words[-1][-1] in ",;:("):
         words = words[:-1]
     return " ".join(words).rstrip(",;:") + "…"
 

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .model import URL_PATTERN
 from .rawlist import RawPaper
 from .report import Report
 
@@ -62,10 +63,15 @@ def _facts(record: dict[str, str], line: int, path: Path, report: Report) -> Pap
         report.warning(path, line, f"{arxiv!r} is not an arXiv id, ignored",
                        "write ids like 2406.07522")
         arxiv = ""
+    url = record.get("source_url", "")
+    if url and not URL_PATTERN.match(url):
+        report.warning(path, line, f"source_url {url!r} is not an http(s) URL, ignored",
+                       "write a full address starting with https://")
+        url = ""
     authors = tuple(a.strip() for a in record.get("authors", "").split(";") if a.strip())
     para = int(record["para"]) if record.get("para", "").isdigit() else 0
     return PaperFacts(line, record.get("file", ""), para, _normal(record["abstract_start"]),
-                      record["title"], authors, arxiv, record.get("source_url", ""))
+                      record["title"], authors, arxiv, url)
 
 
 def _normal(text: str) -> str:
@@ -73,10 +79,13 @@ def _normal(text: str) -> str:
 
 
 def match_facts(paper: RawPaper, facts: list[PaperFacts]) -> PaperFacts | None:
-    """The row whose opening text starts this abstract; file and paragraph break ties."""
+    """The row whose opening text starts this abstract: one placed at this file and paragraph
+    first, then one naming no other file, the longest opening winning."""
     opening = _normal(paper.text)
     candidates = [f for f in facts if opening.startswith(f.opening)]
-    if len(candidates) > 1:
-        placed = [f for f in candidates if f.file == paper.path.name and f.para == paper.paragraph]
-        candidates = placed or candidates
-    return candidates[0] if candidates else None
+    if not candidates:
+        return None
+    placed = [f for f in candidates if f.file == paper.path.name and f.para == paper.paragraph]
+    unplaced = [f for f in candidates if f.file in ("", paper.path.name)]
+    best = placed or unplaced
+    return max(best, key=lambda f: len(f.opening)) if best else None

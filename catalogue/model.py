@@ -8,6 +8,7 @@ from functools import cached_property
 from pathlib import Path
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+URL_PATTERN = re.compile(r"^https?://[^\s<>\"]+$")
 
 
 @dataclass(frozen=True, order=True)
@@ -38,6 +39,7 @@ class Tag:
     label: str
     description: str
     phrases: tuple[str, ...] = ()
+    line: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,7 @@ class Theme:
     title: str
     description: str
     tags: tuple[str, ...]
+    line: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,12 @@ class Paper:
     aliases: tuple[str, ...] = ()
     fingerprint: str = ""
     source: str = ""
+    draft: bool = False
+    lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def line_of(self, key: str) -> int:
+        """The line of a front matter key in the file, for messages."""
+        return self.lines.get(key, 1)
 
     @property
     def arxiv_url(self) -> str:
@@ -90,29 +99,56 @@ class Paper:
 
 @dataclass
 class Catalogue:
-    """Everything the site is made from: papers (sorted by venue, then title) and the taxonomy."""
+    """Everything the site is made from: papers (by venue, newest first, then title) and the taxonomy."""
 
     papers: list[Paper]
     taxonomy: Taxonomy
-    content_dir: Path = field(default=Path("content"))
 
     @cached_property
     def venues(self) -> list[Venue]:
-        return sorted({p.venue for p in self.papers}, reverse=True)
+        return sorted(self._by_venue, reverse=True)
 
     @cached_property
     def by_slug(self) -> dict[str, Paper]:
         return {p.slug: p for p in self.papers}
 
     def papers_in_venue(self, venue: Venue) -> list[Paper]:
-        return [p for p in self.papers if p.venue == venue]
+        return self._by_venue.get(venue, [])
 
     def papers_with_tag(self, tag_id: str) -> list[Paper]:
-        return sorted((p for p in self.papers if tag_id in p.tags), key=lambda p: p.sort_key)
+        return self._by_tag.get(tag_id, [])
 
     def papers_in_theme(self, theme_id: str) -> list[Paper]:
-        tags = set(self.taxonomy.themes[theme_id].tags)
-        return sorted((p for p in self.papers if tags & set(p.tags)), key=lambda p: p.sort_key)
+        return self._by_theme.get(theme_id, [])
 
     def themes_of(self, paper: Paper) -> list[Theme]:
         return [self.taxonomy.themes[t] for t in self.taxonomy.themes_of(paper.tags)]
+
+    @cached_property
+    def _by_venue(self) -> dict[Venue, list[Paper]]:
+        groups: dict[Venue, list[Paper]] = {}
+        for paper in self.papers:
+            groups.setdefault(paper.venue, []).append(paper)
+        return groups
+
+    @cached_property
+    def _by_tag(self) -> dict[str, list[Paper]]:
+        groups: dict[str, list[Paper]] = {}
+        for paper in self._by_title:
+            for tag in paper.tags:
+                groups.setdefault(tag, []).append(paper)
+        return groups
+
+    @cached_property
+    def _by_theme(self) -> dict[str, list[Paper]]:
+        theme_tags = {t.id: set(t.tags) for t in self.taxonomy.themes.values()}
+        groups: dict[str, list[Paper]] = {}
+        for paper in self._by_title:
+            for theme, tags in theme_tags.items():
+                if tags.intersection(paper.tags):
+                    groups.setdefault(theme, []).append(paper)
+        return groups
+
+    @cached_property
+    def _by_title(self) -> list[Paper]:
+        return sorted(self.papers, key=lambda p: p.sort_key)

@@ -10,6 +10,7 @@ from .model import Venue
 from .report import Report
 
 MIN_ABSTRACT_WORDS = 20
+MAX_HEADER_WORDS = 12
 KNOWN_VENUES = ("NeurIPS", "ICML", "ICLR", "ACL", "EMNLP", "NAACL", "EACL", "COLING", "COLM",
                 "AAAI", "IJCAI", "CVPR", "ICCV", "ECCV", "AISTATS", "UAI", "COLT", "KDD",
                 "TMLR", "JMLR", "SIGIR", "WWW", "CoRL", "MLSys", "LoG")
@@ -34,6 +35,8 @@ class RawPaper:
 
 def parse_header(header: str) -> tuple[Venue | None, str]:
     """Find the venue and year in a header line in any words; return a complaint if not."""
+    if len(header.split()) > MAX_HEADER_WORDS:
+        return None, "the first line reads like an abstract, not a header"
     year_match = _YEAR.search(header)
     name = _venue_name(header)
     if not year_match:

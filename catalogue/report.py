@@ -20,7 +20,7 @@ class Diagnostic:
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else f"{self.path}"
-        label = "warning: " if self.severity == "warning" else ""
+        label = "" if self.severity == "error" else f"{self.severity}: "
         text = f"{where}: {label}{self.message}"
         return f"{text} — {self.hint}" if self.hint else text
 
@@ -46,6 +46,14 @@ class Report:
 
     def warning(self, path: Path | str, line: int, message: str, hint: str = "") -> None:
         self._add(Diagnostic(path, line, message, hint, "warning"))
+
+    def extend(self, diagnostics) -> None:
+        for diagnostic in diagnostics:
+            self._add(diagnostic)
+
+    def note(self, path: Path | str, line: int, message: str, hint: str = "") -> None:
+        """Worth knowing, never a failure, even with --strict."""
+        self._add(Diagnostic(path, line, message, hint, "note"))
 
     def info(self, text: str) -> None:
         self.lines.append(text)

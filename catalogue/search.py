@@ -14,12 +14,22 @@ class SearchIndexError(Exception):
     """Pagefind failed; carries what it printed."""
 
 
-def index_site(site_dir: Path) -> str:
-    """Run the Pagefind binary from the `pagefind[bin]` package over `site_dir`."""
-    shutil.rmtree(site_dir / INDEX_DIR, ignore_errors=True)  # Pagefind never cleans it
+def index_site(site_dir: Path) -> None:
+    """Run the Pagefind binary (from `pagefind[bin]`) over `site_dir`.
+
+    The index is built beside the old one and swapped in, so a live site always has a whole
+    index, and stale files never linger (Pagefind itself never cleans its folder).
+    """
+    fresh, old = site_dir / f".{INDEX_DIR}-new", site_dir / f".{INDEX_DIR}-old"
+    for leftover in (fresh, old):
+        shutil.rmtree(leftover, ignore_errors=True)
     command = [sys.executable, "-m", "pagefind", "--site", str(site_dir),
-               "--output-subdir", INDEX_DIR, "--quiet"]
+               "--output-path", str(fresh), "--quiet"]
     result = subprocess.run(command, capture_output=True, text=True, check=False)
-    if result.returncode != 0 or not (site_dir / INDEX_DIR / "pagefind.js").is_file():
+    if result.returncode != 0 or not (fresh / "pagefind.js").is_file():
+        shutil.rmtree(fresh, ignore_errors=True)
         raise SearchIndexError((result.stdout + result.stderr).strip() or "no index written")
-    return result.stdout
+    if (site_dir / INDEX_DIR).exists():
+        (site_dir / INDEX_DIR).rename(old)
+    fresh.rename(site_dir / INDEX_DIR)
+    shutil.rmtree(old, ignore_errors=True)

@@ -25,7 +25,7 @@ def load_taxonomy(content_dir: Path, report: Report) -> Taxonomy | None:
     try:
         data, lines = yamltext.parse(path.read_text(encoding="utf-8-sig"), path)
     except ContentError as error:
-        report.diagnostics.extend(error.diagnostics)
+        report.extend(error.diagnostics)
         return None
     except UnicodeDecodeError as error:
         report.error(path, 0, f"not UTF-8 text ({error.reason})", "save the file as UTF-8")
@@ -56,7 +56,7 @@ def _read_tags(items: list, path: Path, lines: dict, report: Report) -> dict[str
             report.error(path, where, f"tag `{item['id']}` is defined twice", "remove one of them")
             continue
         tags[item["id"]] = Tag(item["id"], str(item["label"]), str(item["description"]),
-                               tuple(p.lower() for p in phrases))
+                               tuple(p.lower() for p in phrases), where)
     return tags
 
 
@@ -68,7 +68,8 @@ def _read_themes(items: list, tags: dict[str, Tag], path: Path, lines: dict,
         if not _entry_ok(item, THEME_KEYS, "theme", path, where, report):
             continue
         theme_tags = item["tags"]
-        if not isinstance(theme_tags, list) or not theme_tags:
+        if not isinstance(theme_tags, list) or not theme_tags \
+                or not all(isinstance(t, str) for t in theme_tags):
             report.error(path, where, f"theme `{item['id']}`: tags must be a non-empty list",
                          "list the ids of the tags that make this theme")
             continue
@@ -76,8 +77,10 @@ def _read_themes(items: list, tags: dict[str, Tag], path: Path, lines: dict,
             if tag not in tags:
                 report.error(path, where, f"theme `{item['id']}` names unknown tag `{tag}`",
                              "add the tag under `tags:` or fix the id")
+        if item["id"] in themes:
+            report.error(path, where, f"theme `{item['id']}` is defined twice", "remove one of them")
         themes[item["id"]] = Theme(item["id"], str(item["title"]), str(item["description"]),
-                                   tuple(theme_tags))
+                                   tuple(theme_tags), where)
     return themes
 
 

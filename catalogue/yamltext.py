@@ -28,21 +28,26 @@ def parse(text: str, path: Path | str, first_line: int = 1) -> tuple[Any, dict[K
                                        "check the indentation, colons and quotes on this line")])
     lines: dict[KeyPath, int] = {}
     if node is not None:
-        _record_lines(node, (), first_line, lines)
+        _record_lines(node, (), path, first_line, lines)
     return data, lines
 
 
-def _record_lines(node: yaml.Node, key_path: KeyPath, first_line: int,
+def _record_lines(node: yaml.Node, key_path: KeyPath, path: Path | str, first_line: int,
                   lines: dict[KeyPath, int]) -> None:
     lines[key_path] = first_line + node.start_mark.line
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
             child = key_path + (key_node.value,)
-            _record_lines(value_node, child, first_line, lines)
+            if child in lines:
+                raise ContentError([Diagnostic(
+                    path, first_line + key_node.start_mark.line,
+                    f"`{key_node.value}` appears twice (first on line {lines[child]})",
+                    "keep one of the two")])
+            _record_lines(value_node, child, path, first_line, lines)
             lines[child] = first_line + key_node.start_mark.line
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
-            _record_lines(item, key_path + (index,), first_line, lines)
+            _record_lines(item, key_path + (index,), path, first_line, lines)
 
 
 def line_of(lines: dict[KeyPath, int], key_path: KeyPath) -> int:

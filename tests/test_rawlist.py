@@ -46,12 +46,16 @@ def test_paragraphs_become_papers_with_their_lines(tmp_path: Path):
         " — join it to the abstract it belongs to, or delete it"]
 
 
-def test_list_without_header_names_the_line(tmp_path: Path):
+@pytest.mark.parametrize("first, complaint", [
+    ("ICML Papers", "the header names no year"),
+    ("Since 2023, state space models (SSM) " + ABSTRACT, "the first line reads like an abstract"),
+])
+def test_list_without_header_names_the_line(tmp_path: Path, first, complaint):
     path = tmp_path / "list.txt"
-    path.write_text(f"\n{ABSTRACT}\n", encoding="utf-8")
+    path.write_text(f"\n{first}\n\n{ABSTRACT}\n", encoding="utf-8")
     report = Report()
     assert read_list(path, report) == []
-    assert str(report.errors[0]).startswith(f"{path}:2: the header names no")
+    assert str(report.errors[0]).startswith(f"{path}:2: {complaint}")
 
 
 def test_header_alone_is_reported(tmp_path: Path):

@@ -1,0 +1,177 @@
+"""The development server: serves a folder, tells browsers to reload, shows build errors.
+
+It knows nothing about building: a watcher calls `reload()` and `show_errors()`.
+"""
+
+from __future__ import annotations
+
+import html
+import http.server
+import mimetypes
+import posixpath
+import threading
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+WATCH_PREFIX = "/__watch/"
+CLIENT_SCRIPT = (Path(__file__).parent / "livereload.js").read_text(encoding="utf-8")
+KEEPALIVE_SECONDS = 10.0
+
+
+class DevServer:
+    """A threaded HTTP server over `root` with Server-Sent Events for live reload."""
+
+    def __init__(self, root: Path, host: str = "127.0.0.1", port: int = 8000):
+        self.root = root.resolve()
+        self.errors: list[str] = []
+        self._event = ("hello", 0)
+        self._changed = threading.Condition()
+        self._stopping = False
+        self.httpd = http.server.ThreadingHTTPServer((host, port), self._handler())
+        self.httpd.daemon_threads = True
+
+    @property
+    def url(self) -> str:
+        host, port = self.httpd.server_address[:2]
+        return f"http://{host}:{port}/"
+
+    def start(self) -> None:
+        threading.Thread(target=self.httpd.serve_forever, daemon=True, name="http").start()
+
+    def stop(self) -> None:
+        with self._changed:
+            self._stopping = True
+            self._changed.notify_all()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def reload(self, event: str = "reload") -> None:
+        """Tell every open page: `reload` reloads it, `search` says the index is fresh."""
+        with self._changed:
+            self._event = (event, self._event[1] + 1)
+            self._changed.notify_all()
+
+    def show_errors(self, lines: list[str]) -> None:
+        """Overlay these lines on every page until called with an empty list."""
+        self.errors = list(lines)
+
+    def next_event(self, seen: int) -> tuple[str, int] | None:
+        """Wait for an event newer than `seen`; None on timeout or shutdown."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._event[1] != seen or self._stopping,
+                                   timeout=KEEPALIVE_SECONDS)
+            return None if self._stopping or self._event[1] == seen else self._event
+
+    def decorate(self, page: bytes) -> bytes:
+        """Add the reload script, and the error overlay if the last build failed."""
+        snippet = f'<script src="{WATCH_PREFIX}client.js"></script>'
+        if self.errors:
+            snippet = _overlay(self.errors) + snippet
+        marker = page.rfind(b"</body>")
+        cut = marker if marker >= 0 else len(page)
+        return page[:cut] + snippet.encode("utf-8") + page[cut:]
+
+    def _handler(self) -> type[http.server.BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(_Handler):
+            dev = server
+
+        return Handler
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    dev: DevServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def do_HEAD(self) -> None:
+        self.do_GET(head=True)
+
+    def do_GET(self, head: bool = False) -> None:
+        path = urlsplit(self.path).path
+        if path == WATCH_PREFIX + "events":
+            return self._events()
+        if path == WATCH_PREFIX + "client.js":
+            return self._send(200, CLIENT_SCRIPT.encode(), "text/javascript", head)
+        file = self._file(path)
+        if file is None:
+            return self._not_found(head)
+        if file.is_dir():
+            if not path.endswith("/"):
+                return self._redirect(path + "/")
+            file = file / "index.html"
+            if not file.is_file():
+                return self._not_found(head)
+        body = file.read_bytes()
+        kind = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+        if kind == "text/html":
+            body = self.dev.decorate(body)
+        self._send(200, body, kind, head)
+
+    def _file(self, path: str) -> Path | None:
+        """The file a URL path names, or None if it is missing or tries to leave the root."""
+        decoded = unquote(path)
+        if "\0" in decoded or "\\" in decoded or any(part == ".." for part in decoded.split("/")):
+            return None
+        relative = posixpath.normpath(decoded).lstrip("/")
+        candidate = (self.dev.root / relative).resolve() if relative not in ("", ".") else self.dev.root
+        if not candidate.is_relative_to(self.dev.root) or not candidate.exists():
+            return None
+        return candidate
+
+    def _events(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        seen = self.dev._event[1]
+        try:
+            self.wfile.write(b": connected\n\n")
+            self.wfile.flush()
+            while not self.dev._stopping:
+                event = self.dev.next_event(seen)
+                if event is None:
+                    self.wfile.write(b": keep-alive\n\n")
+                else:
+                    name, seen = event
+                    self.wfile.write(f"event: {name}\ndata: {seen}\n\n".encode())
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def _not_found(self, head: bool) -> None:
+        page = self.dev.root / "404.html"
+        body = self.dev.decorate(page.read_bytes()) if page.is_file() else b"Not found"
+        self._send(404, body, "text/html", head)
+
+    def _redirect(self, location: str) -> None:
+        self.send_response(301)
+        self.send_header("Location", location)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def _send(self, status: int, body: bytes, kind: str, head: bool) -> None:
+        self.send_response(status)
+        charset = "; charset=utf-8" if kind.startswith("text/") or kind.endswith("javascript") else ""
+        self.send_header("Content-Type", kind + charset)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if not head:
+            self.wfile.write(body)
+
+
+def _overlay(errors: list[str]) -> str:
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in errors)
+    return (
+        '<div id="watch-overlay" role="alert" style="position:fixed;inset:auto 1rem 1rem 1rem;'
+        "z-index:1000;max-height:60vh;overflow:auto;padding:1rem 1.2rem;background:#2b0f12;"
+        'color:#ffe3e3;border:2px solid #ff6b6b;border-radius:8px;font:14px/1.5 ui-monospace,monospace">'
+        f"<strong>The last build failed; these pages are from the last good build.</strong>"
+        f'<ul style="margin:.5rem 0 0;padding-left:1.2rem">{items}</ul>'
+        "<p style=\"margin:.5rem 0 0\">Save a fix and this page reloads.</p></div>")

@@ -1,0 +1,153 @@
+"""`build.py --watch`: rebuild what an edit touches, reload the browser, survive bad edits."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+
+from .builder import MARKER, Builder, claim_output_dir
+from .config import SiteConfig
+from .report import ContentError, Report
+from .search import SearchIndexError, index_site
+from .server import DevServer
+
+QUIET_SECONDS = 0.02  # a burst of events (a git checkout) within this window is one rebuild
+SEARCH_QUIET_SECONDS = 1.0  # Pagefind waits for the edits to settle: it costs seconds at scale
+_IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload")
+
+
+def is_ignored(path: str) -> bool:
+    """Editors' swap, backup, lock and temporary files are not content."""
+    name = Path(path).name
+    return (name.startswith((".", "#")) or name.endswith(_IGNORED_SUFFIXES)
+            or name == "4913" or "__pycache__" in path)
+
+
+class _Changes(FileSystemEventHandler):
+    def __init__(self, watcher: Watcher):
+        self.watcher = watcher
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.event_type in ("opened", "closed_no_write"):
+            return
+        paths = [event.src_path, getattr(event, "dest_path", "") or ""]
+        if any(p and not is_ignored(str(p)) for p in paths):
+            self.watcher.changed()
+
+
+class Watcher:
+    """Owns the builder, the server and the file observer; rebuilds after each quiet moment."""
+
+    def __init__(self, config: SiteConfig, server: DevServer, log=print):
+        self.config, self.server, self.log = config, server, log
+        self.builder = Builder(config)
+        self.out_dir = config.out_dir
+        self.rebuilds = 0
+        self._last_event = 0.0
+        self._wake = threading.Event()
+        self._search_due = 0.0
+        self._stop = threading.Event()
+        self._observer = Observer()
+
+    def start(self) -> None:
+        claim_output_dir(self.config)
+        shutil.rmtree(self.out_dir, ignore_errors=True)  # ours alone: start clean, so state matches disk
+        self.out_dir.mkdir(parents=True)
+        (self.out_dir / MARKER).write_text("Built by build.py --watch.\n")
+        self.rebuild()
+        handler = _Changes(self)
+        for folder in (self.config.content_dir, self.config.templates_dir, self.config.static_dir):
+            self._observer.schedule(handler, str(folder), recursive=True)
+        self._observer.start()
+        threading.Thread(target=self._loop, daemon=True, name="rebuild").start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        self._observer.stop()
+        self._observer.join(timeout=5)
+
+    def changed(self) -> None:
+        self._last_event = time.perf_counter()
+        self._wake.set()
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            timeout = max(0.0, self._search_due - time.perf_counter()) if self._search_due else None
+            if not self._wake.wait(timeout):
+                self._refresh_search()
+                continue
+            while time.perf_counter() - self._last_event < QUIET_SECONDS:
+                time.sleep(QUIET_SECONDS / 4)
+            self._wake.clear()
+            if not self._stop.is_set():
+                self.rebuild()
+
+    def rebuild(self) -> bool:
+        """Rebuild in place; on failure show the errors and keep the last good pages."""
+        started = time.perf_counter()
+        report = Report()
+        try:
+            result = self.builder.rebuild(self.out_dir, report)
+        except ContentError as error:
+            return self._failed([str(d) for d in error.diagnostics])
+        except Exception as error:  # never let a bug in one rebuild end the session
+            return self._failed([f"internal error: {type(error).__name__}: {error}"])
+        finally:
+            self.rebuilds += 1
+        self.server.show_errors([])
+        self.server.reload()
+        took = (time.perf_counter() - started) * 1000
+        self.log(f"rebuilt in {took:.0f} ms: {len(result.written)} page(s) written, "
+                 f"{len(result.removed)} removed" + "".join(f"\n  {w}" for w in map(str, report.warnings)))
+        self._search_due = time.perf_counter() + SEARCH_QUIET_SECONDS if self.config.search else 0.0
+        return True
+
+    def _failed(self, lines: list[str]) -> bool:
+        for line in lines:
+            self.log(line)
+        self.log("build failed; still serving the last good pages")
+        self.server.show_errors(lines)
+        self.server.reload()
+        return False
+
+    def _refresh_search(self) -> None:
+        self._search_due = 0.0
+        started = time.perf_counter()
+        try:
+            index_site(self.out_dir)
+        except SearchIndexError as error:
+            self.log(f"search index not refreshed: {error}")
+            return
+        self.log(f"search index refreshed in {time.perf_counter() - started:.1f} s")
+        self.server.reload("search")
+
+
+def serve_and_watch(config: SiteConfig, host: str, port: int) -> int:
+    """Serve `config.out_dir` (drafts included), rebuilding on every change, until Ctrl-C."""
+    server = DevServer(config.out_dir, host, port)
+    config = replace(config, base_url=server.url, drafts=True)
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"warning: serving on {host}: anyone who can reach this machine can read the site",
+              file=sys.stderr)
+    watcher = Watcher(config, server, log=lambda text: print(text, flush=True))
+    watcher.start()
+    server.start()
+    print(f"Serving {server.url} (watching {config.content_dir}, {config.templates_dir}, "
+          f"{config.static_dir}; Ctrl-C to stop)", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        print("stopping")
+    finally:
+        watcher.stop()
+        server.stop()
+    return 0

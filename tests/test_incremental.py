@@ -1,0 +1,122 @@
+"""Incremental rebuilds give the bytes of a clean build, and rewrite only what an edit touches."""
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from catalogue.builder import Builder
+from catalogue.report import ContentError, Report
+from conftest import paper
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def clean_build(project, config, folder: Path) -> dict[str, bytes]:
+    Builder(replace(config, out_dir=folder)).rebuild(folder, Report())
+    return snapshot(folder)
+
+
+@pytest.fixture
+def live(small_site, tmp_path):
+    """A builder kept across edits, as watch mode keeps it, and a way to compare with a clean build."""
+    templates = tmp_path / "templates"
+    from catalogue.config import PROJECT_ROOT
+    import shutil
+    shutil.copytree(PROJECT_ROOT / "templates", templates)
+    shutil.copytree(PROJECT_ROOT / "static", tmp_path / "static")
+    config = small_site.config(search=False, drafts=True, templates_dir=templates,
+                               static_dir=tmp_path / "static", out_dir=tmp_path / "live")
+    builder = Builder(config)
+    builder.rebuild(config.out_dir, Report())
+    counter = iter(range(1000))
+
+    def rebuild_and_compare():
+        result = builder.rebuild(config.out_dir, Report())
+        assert snapshot(config.out_dir) == clean_build(small_site, config, tmp_path / f"clean{next(counter)}")
+        return result
+
+    return small_site, tmp_path, rebuild_and_compare
+
+
+def test_a_series_of_edits_renames_and_deletions_equals_a_clean_build(live):
+    project, root, rebuild = live
+    papers = project.content / "papers"
+    rebuild()
+    (papers / "icv.md").write_text(paper("icv", "Zebra Vectors", "ICML 2024", "[in-context-learning, kv-cache]"))
+    rebuild()  # a title edit reorders the venue: neighbours change
+    (papers / "rocketkv.md").write_text(paper("rocketkv", "RocketKV", tags="[sparse-attention]"))
+    rebuild()  # a retag: counts change on every page, a tag page loses it
+    (papers / "samba.md").write_text((papers / "samba.md").read_text().replace("ICLR 2025", "ICML 2024"))
+    rebuild()  # a venue change empties ICLR 2025: its page disappears
+    (papers / "rocketkv.md").rename(papers / "rocket.md")
+    (papers / "rocket.md").write_text(paper("rocket", "RocketKV", tags="[sparse-attention]",
+                                            extra="aliases: [rocketkv]\n"))
+    rebuild()  # a rename with an alias: a redirect page replaces the old one
+    (papers / "icv.md").unlink()
+    rebuild()
+    (papers / "new.md").write_text(paper("new", "A New Paper", "NeurIPS 2023", extra="draft: true\n"))
+    rebuild()
+    taxonomy = project.content / "taxonomy.yaml"
+    taxonomy.write_text(taxonomy.read_text().replace("label: KV cache", "label: Key-value cache"))
+    rebuild()
+    (root / "templates/paper.html").write_text((root / "templates/paper.html").read_text()
+                                                .replace("<h2 id=\"abstract\">Abstract</h2>", "<h2 id=\"abstract\">Summary</h2>"))
+    rebuild()
+    (root / "static/extra.css").write_text("p { color: red }")
+    rebuild()
+    (root / "static/extra.css").unlink()
+    rebuild()
+
+
+def test_a_failed_rebuild_changes_nothing_and_a_fix_recovers(live):
+    project, root, rebuild = live
+    out = root / "live"
+    before = snapshot(out)
+    good = (project.content / "papers/samba.md").read_text()
+    (project.content / "papers/samba.md").write_text("---\ntitle: [broken\n---\n")
+    builder_error = None
+    try:
+        rebuild()
+    except ContentError as error:
+        builder_error = error
+    assert builder_error and "samba.md:2: invalid YAML" in str(builder_error)
+    assert snapshot(out) == before
+    (project.content / "papers/samba.md").write_text(good.replace("Samba: Simple", "Samba: Simpler"))
+    rebuild()
+    assert "Samba: Simpler" in (out / "papers/samba/index.html").read_text()
+
+
+def test_a_broken_template_names_its_line_then_recovers(live):
+    project, root, rebuild = live
+    template = root / "templates/tag.html"
+    good = template.read_text()
+    template.write_text(good.replace("{% endblock %}", "{% endblok %}", 1))
+    with pytest.raises(ContentError) as error:
+        rebuild()
+    assert "tag.html" in str(error.value) and "template syntax error" in str(error.value)
+    template.write_text(good.replace("<h1>", "<h1>{{ no_such_thing.x }}", 1))
+    with pytest.raises(ContentError) as error:
+        rebuild()
+    assert f"{template}:" in str(error.value) and "UndefinedError" in str(error.value)
+    template.write_text(good)
+    rebuild()
+
+
+def test_an_abstract_edit_rewrites_that_paper_and_the_lists_it_is_on(live):
+    project, root, rebuild = live
+    samba = project.content / "papers/samba.md"
+    samba.write_text(samba.read_text().replace("We present", "We now present"))
+    result = rebuild()
+    assert "papers/samba/index.html" in result.written
+    assert not [f for f in result.written if f.startswith("papers/") and "samba" not in f
+                and not f.startswith("papers/index")]
+    assert "tags/kv-cache/index.html" not in result.written  # samba is not tagged kv-cache
+    assert "index.html" not in result.written
+
+
+def test_nothing_changed_writes_nothing(live):
+    _, _, rebuild = live
+    assert rebuild().written == []
