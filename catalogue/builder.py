@@ -35,12 +35,15 @@ class Builder:
         self.loader = ContentLoader(config.content_dir)
         self.renderer = SiteRenderer(config)
 
-    def load(self, report: Report) -> Catalogue:
-        return self.loader.load(report, drafts=self.config.drafts)
+    def load(self, report: Report, changed: set[Path] | None = None) -> Catalogue:
+        return self.loader.load(report, drafts=self.config.drafts, changed=changed)
 
-    def rebuild(self, out_dir: Path, report: Report) -> RenderResult:
-        """Bring `out_dir` up to date in place; raises ContentError, leaving it as it was."""
-        return self.renderer.render(self.load(report), out_dir, report)
+    def rebuild(self, out_dir: Path, report: Report, changed: set[Path] | None = None) -> RenderResult:
+        """Bring `out_dir` up to date in place; raises ContentError, leaving it as it was.
+
+        `changed` names the files that may have changed (None: look at every file).
+        """
+        return self.renderer.render(self.load(report, changed), out_dir, report)
 
 
 def build_site(config: SiteConfig, report: Report) -> BuildResult:

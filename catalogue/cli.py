@@ -67,6 +67,10 @@ def _build_options(parser: argparse.ArgumentParser, inherit: bool = False) -> No
                         help=f"absolute URL the site is served from (default: {DEFAULT_BASE_URL})")
     parser.add_argument("--content", type=Path, default=default(SiteConfig.content_dir),
                         metavar="DIR", help="content folder (default: content/)")
+    parser.add_argument("--templates", type=Path, default=default(SiteConfig.templates_dir),
+                        metavar="DIR", help="Jinja2 templates (default: templates/)")
+    parser.add_argument("--static", type=Path, default=default(SiteConfig.static_dir),
+                        metavar="DIR", help="files copied to site/static/ (default: static/)")
     parser.add_argument("--no-search", action="store_true", default=default(False),
                         help="skip the Pagefind index")
     parser.add_argument("--watch", action="store_true", default=default(False),
@@ -101,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _config(args: argparse.Namespace, default_out: Path) -> SiteConfig:
     return replace(SiteConfig(), content_dir=args.content, out_dir=args.out or default_out,
+                   templates_dir=args.templates, static_dir=args.static,
                    base_url=args.base_url, search=not args.no_search)
 
 

@@ -43,8 +43,7 @@ def paper_files(content_dir: Path) -> list[Path]:
     folder = content_dir / PAPERS_DIR
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.glob("*.md")
-                  if not p.name.startswith((".", "#")) and not p.name.endswith("~"))
+    return sorted(p for p in folder.glob("*.md") if _is_content(p))
 
 
 def read_source(path: Path) -> PageSource:
@@ -79,82 +78,176 @@ def load_catalogue(content_dir: Path, report: Report, drafts: bool = False) -> C
 
 
 @dataclass(frozen=True)
-class _Checked:
-    """A validated file, remembered with what it was validated against."""
+class _File:
+    """What one paper file held when last read: its stat signature, and the checked result."""
 
-    source: PageSource
-    taxonomy: Taxonomy | None
+    signature: tuple
+    source: PageSource | None
     paper: Paper | None
     diagnostics: tuple
 
 
 class ContentLoader:
-    """Loads `content/`, remembering parsed files so that a reload re-reads only changed ones."""
+    """Loads `content/`, remembering every file, so a reload redoes only what changed.
+
+    Given the paths that changed (from the watcher), it re-reads just those and updates the
+    previous catalogue in place of rebuilding it: an edit costs the same at 76 papers or 10,000.
+    """
 
     def __init__(self, content_dir: Path):
         self.content_dir = content_dir
-        self._sources: dict[Path, tuple[tuple, PageSource | ContentError]] = {}
-        self._checked: dict[Path, _Checked] = {}
-        self._taxonomy: tuple[tuple, Taxonomy | None, list] = ((), None, [])
+        self._files: dict[Path, _File] = {}
+        self._taxonomy: tuple[tuple, Taxonomy | None, tuple] = ((), None, ())
+        self._catalogue: Catalogue | None = None
+        self._made_with: tuple = ()
+        self._checked_against: Taxonomy | None = None
+        self._slugs = _Owners("slug")
+        self._venues = _Owners("venue")
 
-    def load(self, report: Report, drafts: bool = False) -> Catalogue:
-        """Validate everything (drafts too); the catalogue holds drafts only if asked."""
-        taxonomy = self._load_taxonomy(report)
-        loaded: list[tuple[Paper, PageSource]] = []
-        paths = paper_files(self.content_dir)
-        for path in paths:
-            source = self._source(path)
-            if isinstance(source, ContentError):
-                report.extend(source.diagnostics)
-                continue
-            checked = self._check(source, taxonomy)
-            report.extend(checked.diagnostics)
-            if checked.paper:
-                loaded.append((checked.paper, source))
-        self._forget_except(set(paths))
-        _check_unique_slugs(loaded, report)
-        _check_venue_spellings(loaded, report)
+    def load(self, report: Report, drafts: bool = False,
+             changed: set[Path] | None = None) -> Catalogue:
+        """Validate everything (drafts too); the catalogue holds drafts only if asked.
+
+        `changed` lists the paths that may differ since the last call; None rescans all.
+        """
+        taxonomy = self._load_taxonomy()
+        if taxonomy is not self._checked_against:
+            changed = None  # every paper is checked against the vocabulary again
+        updates = self._rescan(taxonomy) if changed is None else self._refresh(changed, taxonomy)
+        report.extend(self._taxonomy[2])
+        for file in self._files.values():
+            report.extend(file.diagnostics)
+        report.extend(self._slugs.clashes(self._files))
+        report.extend(self._venues.clashes(self._files))
         report.raise_if_errors()
         assert taxonomy is not None
-        papers = [paper for paper, _ in loaded if drafts or not paper.draft]
-        papers.sort(key=lambda p: (-p.venue.year, p.venue.name, p.sort_key))
-        return Catalogue(papers, taxonomy)
+        return self._updated_catalogue(updates, taxonomy, drafts)
 
-    def _load_taxonomy(self, report: Report) -> Taxonomy | None:
+    def _updated_catalogue(self, updates: list[tuple[Paper | None, Paper | None]],
+                           taxonomy: Taxonomy, drafts: bool) -> Catalogue:
+        shown = [(old if old and (drafts or not old.draft) else None,
+                  new if new and (drafts or not new.draft) else None) for old, new in updates]
+        if self._catalogue and self._made_with == (taxonomy, drafts):
+            if any(old or new for old, new in shown):
+                self._catalogue = self._catalogue.updated(shown)
+        else:
+            papers = [f.paper for f in self._files.values() if f.paper and (drafts or not f.paper.draft)]
+            self._catalogue = Catalogue(papers, taxonomy)
+        self._made_with = (taxonomy, drafts)
+        return self._catalogue
+
+    def _load_taxonomy(self) -> Taxonomy | None:
         path = self.content_dir / TAXONOMY_FILE
         signature = _signature(path)
         if signature != self._taxonomy[0] or not signature:
             scratch = Report()
-            self._taxonomy = (signature, load_taxonomy(self.content_dir, scratch), scratch.diagnostics)
-        report.extend(self._taxonomy[2])
+            self._taxonomy = (signature, load_taxonomy(self.content_dir, scratch),
+                              tuple(scratch.diagnostics))
         return self._taxonomy[1]
 
-    def _source(self, path: Path) -> PageSource | ContentError:
+    def _rescan(self, taxonomy: Taxonomy | None) -> list:
+        paths = paper_files(self.content_dir)
+        force = taxonomy is not self._checked_against
+        updates = [self._read(path, taxonomy, force) for path in paths]
+        updates += [self._read(gone, taxonomy) for gone in set(self._files) - set(paths)]
+        self._checked_against = taxonomy
+        self._catalogue = None  # a full rescan rebuilds the catalogue from scratch
+        return [u for u in updates if u]
+
+    def _refresh(self, changed: set[Path], taxonomy: Taxonomy | None) -> list:
+        folder = (self.content_dir / PAPERS_DIR).resolve()
+        updates = []
+        for path in changed:
+            if path.suffix == ".md" and path.resolve().parent == folder and _is_content(path):
+                update = self._read(self.content_dir / PAPERS_DIR / path.name, taxonomy)
+                if update:
+                    updates.append(update)
+        return updates
+
+    def _read(self, path: Path, taxonomy: Taxonomy | None, force: bool = False):
+        """Re-read one file if it changed; return (old paper, new paper) if anything did."""
         signature = _signature(path)
-        cached = self._sources.get(path)
-        if cached and cached[0] == signature:
-            return cached[1]
-        try:
-            source: PageSource | ContentError = read_source(path)
-        except ContentError as error:
-            source = error
-        self._sources[path] = (signature, source)
-        return source
+        previous = self._files.get(path)
+        if previous and previous.signature == signature and not force:
+            return None
+        if not signature:
+            file = None
+        else:
+            try:
+                source = read_source(path)
+                scratch = Report()
+                paper = _validate(source, taxonomy, scratch)
+                file = _File(signature, source, paper, tuple(scratch.diagnostics))
+            except ContentError as error:
+                file = _File(signature, None, None, tuple(error.diagnostics))
+        old = previous.paper if previous else None
+        if file is None:
+            self._files.pop(path, None)
+        else:
+            self._files[path] = file
+        new = file.paper if file else None
+        self._slugs.move(path, _slugs_of(old), _slugs_of(new))
+        self._venues.move(path, _venue_of(old), _venue_of(new))
+        return (old, new)
 
-    def _check(self, source: PageSource, taxonomy: Taxonomy | None) -> _Checked:
-        cached = self._checked.get(source.path)
-        if cached and cached.source is source and cached.taxonomy is taxonomy:
-            return cached
-        scratch = Report()
-        paper = _validate(source, taxonomy, scratch)
-        checked = _Checked(source, taxonomy, paper, tuple(scratch.diagnostics))
-        self._checked[source.path] = checked
-        return checked
 
-    def _forget_except(self, paths: set[Path]) -> None:
-        for cache in (self._sources, self._checked):
-            for gone in set(cache) - paths:
-                del cache[gone]
+class _Owners:
+    """Which files claim each key (a slug; a venue's spelling), kept up to date per change."""
+
+    def __init__(self, field_name: str):
+        self.field_name = field_name
+        self.owners: dict[str, dict[str, set[Path]]] = {}
+        self.clashing: set[str] = set()
+
+    def move(self, path: Path, old: list[tuple[str, str]], new: list[tuple[str, str]]) -> None:
+        for key, value in old:
+            values = self.owners[key]
+            values[value].discard(path)
+            if not values[value]:
+                del values[value]
+            if not values:
+                del self.owners[key]
+            self._recheck(key)
+        for key, value in new:
+            self.owners.setdefault(key, {}).setdefault(value, set()).add(path)
+            self._recheck(key)
+
+    def _recheck(self, key: str) -> None:
+        values = self.owners.get(key, {})
+        if self.field_name == "slug":
+            clash = sum(len(paths) for paths in values.values()) > 1
+        else:
+            clash = len(values) > 1
+        (self.clashing.add if clash else self.clashing.discard)(key)
+
+    def clashes(self, files: dict[Path, _File]) -> list[Diagnostic]:
+        """Every claim after the first (in path order) on a clashing key is an error."""
+        found = []
+        for key in self.clashing:
+            claims = sorted((path, value) for value, paths in self.owners[key].items() for path in paths)
+            first_path, first_value = claims[0]
+            for path, value in claims[1:]:
+                source = files[path].source
+                line = yamltext.line_of(source.lines, (self.field_name,)) if source else 1
+                if self.field_name == "slug":
+                    found.append(Diagnostic(path, line, f"slug `{value}` is already used by {first_path}",
+                                            "give one of the two papers another slug"))
+                elif value != first_value:
+                    found.append(Diagnostic(path, line, f"venue {value!r} is spelled {first_value!r} elsewhere",
+                                            f"write `venue: {first_value}`"))
+        return sorted(found, key=lambda d: (str(d.path), d.line))
+
+
+def _slugs_of(paper: Paper | None) -> list[tuple[str, str]]:
+    return [(slug, slug) for slug in (paper.slug, *paper.aliases)] if paper else []
+
+
+def _venue_of(paper: Paper | None) -> list[tuple[str, str]]:
+    return [(paper.venue.slug, paper.venue.label)] if paper else []
+
+
+def _is_content(path: Path) -> bool:
+    return not path.name.startswith((".", "#")) and not path.name.endswith("~")
 
 
 def _signature(path: Path) -> tuple:
@@ -254,28 +347,6 @@ def _check_tags(source: PageSource, taxonomy: Taxonomy, report: Report) -> None:
             hint = (f"did you mean `{close[0]}`?" if close else
                     "use a tag id from content/taxonomy.yaml, or add the tag there")
             report.error(source.path, _line(source, "tags"), f"unknown tag `{tag}`", hint)
-
-
-def _check_unique_slugs(loaded: list[tuple[Paper, PageSource]], report: Report) -> None:
-    owners: dict[str, Path] = {}
-    for paper, source in loaded:
-        for key, slug in [("slug", paper.slug)] + [("aliases", a) for a in paper.aliases]:
-            if slug in owners and owners[slug] != paper.path:
-                report.error(paper.path, _line(source, key),
-                             f"slug `{slug}` is already used by {owners[slug]}",
-                             "give one of the two papers another slug")
-            owners.setdefault(slug, paper.path)
-
-
-def _check_venue_spellings(loaded: list[tuple[Paper, PageSource]], report: Report) -> None:
-    """`ICML 2024` and `Icml 2024` would share one page: one spelling per venue."""
-    spelling: dict[str, str] = {}
-    for paper, source in loaded:
-        first = spelling.setdefault(paper.venue.slug, paper.venue.label)
-        if first != paper.venue.label:
-            report.error(paper.path, _line(source, "venue"),
-                         f"venue {paper.venue.label!r} is spelled {first!r} elsewhere",
-                         f"write `venue: {first}`")
 
 
 def read_identities(content_dir: Path, report: Report) -> tuple[dict[str, Path], set[str]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -63,6 +64,18 @@ class Taxonomy:
 
 
 @dataclass(frozen=True)
+class Listing:
+    """What a list of papers shows of one paper, so an abstract edit leaves the lists alone."""
+
+    slug: str
+    title: str
+    venue: Venue
+    authors: tuple[str, ...]
+    tags: tuple[str, ...]
+    draft: bool
+
+
+@dataclass(frozen=True)
 class Paper:
     """One paper page's data, validated."""
 
@@ -92,19 +105,79 @@ class Paper:
     def arxiv_url(self) -> str:
         return f"https://arxiv.org/abs/{self.arxiv}" if self.arxiv else ""
 
-    @property
+    @cached_property
     def sort_key(self) -> tuple[str, str]:
+        """Title order, case-blind; computed once (`cached_property` works on frozen classes)."""
         return (self.title.casefold(), self.slug)
 
-
-@dataclass
-class Catalogue:
-    """Everything the site is made from: papers (by venue, newest first, then title) and the taxonomy."""
-
-    papers: list[Paper]
-    taxonomy: Taxonomy
+    @cached_property
+    def listing(self) -> Listing:
+        return Listing(self.slug, self.title, self.venue, self.authors, self.tags, self.draft)
 
     @cached_property
+    def catalogue_order(self) -> tuple[int, str, str, str]:
+        """Venue, newest first, then title."""
+        return (-self.venue.year, self.venue.name, *self.sort_key)
+
+
+class Catalogue:
+    """Everything the site is made from: papers (by venue, newest first, then title), the
+    taxonomy, and indexes by venue, tag and theme (each in title order)."""
+
+    def __init__(self, papers: list[Paper], taxonomy: Taxonomy):
+        self.papers = sorted(papers, key=_catalogue_order)
+        self.taxonomy = taxonomy
+        self._themes_of_tag: dict[str, tuple[str, ...]] = {}
+        for theme in taxonomy.themes.values():
+            for tag in theme.tags:
+                self._themes_of_tag[tag] = self._themes_of_tag.get(tag, ()) + (theme.id,)
+        self._by_venue: dict[Venue, list[Paper]] = {}
+        self._by_tag: dict[str, list[Paper]] = {}
+        self._by_theme: dict[str, list[Paper]] = {t: [] for t in taxonomy.themes}
+        for paper in self.papers:
+            self._by_venue.setdefault(paper.venue, []).append(paper)
+        for paper in sorted(self.papers, key=_title_order):
+            for key, index in self._index_entries(paper):
+                index.setdefault(key, []).append(paper)
+
+    def updated(self, changes: list[tuple[Paper | None, Paper | None]]) -> Catalogue:
+        """A copy with each `old` paper replaced by `new` (either may be None); lists that no
+        change touches are shared with this catalogue, so later stages can tell at a glance."""
+        copy = object.__new__(Catalogue)
+        copy.taxonomy, copy._themes_of_tag = self.taxonomy, self._themes_of_tag
+        copy.papers = list(self.papers)
+        copy._by_venue, copy._by_tag, copy._by_theme = dict(self._by_venue), dict(self._by_tag), dict(self._by_theme)
+        copied: set[int] = set()
+        for old, new in changes:
+            if old:
+                _remove(copy.papers, old, _catalogue_order)
+                _remove(copy._own(copy._by_venue, old.venue, copied), old, _catalogue_order)
+                for key, index in copy._index_entries(old):
+                    _remove(copy._own(index, key, copied), old, _title_order)
+            if new:
+                _insert(copy.papers, new, _catalogue_order)
+                _insert(copy._own(copy._by_venue, new.venue, copied), new, _catalogue_order)
+                for key, index in copy._index_entries(new):
+                    _insert(copy._own(index, key, copied), new, _title_order)
+        copy._by_venue = {venue: papers for venue, papers in copy._by_venue.items() if papers}
+        copy._by_tag = {tag: papers for tag, papers in copy._by_tag.items() if papers}
+        return copy
+
+    def _index_entries(self, paper: Paper) -> list[tuple[str, dict[str, list[Paper]]]]:
+        themes = {theme for tag in paper.tags for theme in self._themes_of_tag.get(tag, ())}
+        return [(tag, self._by_tag) for tag in paper.tags] + [(t, self._by_theme) for t in sorted(themes)]
+
+    @staticmethod
+    def _own(index: dict, key: object, copied: set[int]) -> list[Paper]:
+        """The list at `key`, copied once before this update changes it."""
+        papers = index.get(key, [])
+        if id(papers) not in copied:
+            papers = list(papers)
+            index[key] = papers
+            copied.add(id(papers))
+        return papers
+
+    @property
     def venues(self) -> list[Venue]:
         return sorted(self._by_venue, reverse=True)
 
@@ -124,31 +197,20 @@ class Catalogue:
     def themes_of(self, paper: Paper) -> list[Theme]:
         return [self.taxonomy.themes[t] for t in self.taxonomy.themes_of(paper.tags)]
 
-    @cached_property
-    def _by_venue(self) -> dict[Venue, list[Paper]]:
-        groups: dict[Venue, list[Paper]] = {}
-        for paper in self.papers:
-            groups.setdefault(paper.venue, []).append(paper)
-        return groups
 
-    @cached_property
-    def _by_tag(self) -> dict[str, list[Paper]]:
-        groups: dict[str, list[Paper]] = {}
-        for paper in self._by_title:
-            for tag in paper.tags:
-                groups.setdefault(tag, []).append(paper)
-        return groups
+def _catalogue_order(paper: Paper) -> tuple:
+    return paper.catalogue_order
 
-    @cached_property
-    def _by_theme(self) -> dict[str, list[Paper]]:
-        theme_tags = {t.id: set(t.tags) for t in self.taxonomy.themes.values()}
-        groups: dict[str, list[Paper]] = {}
-        for paper in self._by_title:
-            for theme, tags in theme_tags.items():
-                if tags.intersection(paper.tags):
-                    groups.setdefault(theme, []).append(paper)
-        return groups
 
-    @cached_property
-    def _by_title(self) -> list[Paper]:
-        return sorted(self.papers, key=lambda p: p.sort_key)
+def _title_order(paper: Paper) -> tuple:
+    return paper.sort_key
+
+
+def _remove(papers: list[Paper], paper: Paper, key) -> None:
+    index = bisect.bisect_left(papers, key(paper), key=key)
+    if index < len(papers) and papers[index] == paper:
+        del papers[index]
+
+
+def _insert(papers: list[Paper], paper: Paper, key) -> None:
+    bisect.insort(papers, paper, key=key)

@@ -11,12 +11,16 @@ from typing import Any
 
 import jinja2
 import jinja2.meta
+import markupsafe
 
 from .config import SiteConfig
 from .markup import Markup, excerpt, plain_text
-from .model import Catalogue, Paper
+from .model import Catalogue, Listing, Paper, Theme
 from .report import ContentError, Diagnostic, Report
 
+NAV_TEMPLATE = "_nav.html"
+ITEM_TEMPLATE = "_paper_item.html"
+FRAGMENTS = (NAV_TEMPLATE, ITEM_TEMPLATE)  # rendered from Python, so no template names them
 PAGE_SIZE = 100
 THEME_GROUP_LIMIT = 12
 
@@ -37,7 +41,7 @@ class Page:
 
     @property
     def file(self) -> str:
-        return self.path if self.path.endswith(".html") else self.path + "index.html"
+        return self.path + "index.html" if self.path.endswith("/") or not self.path else self.path
 
 
 @dataclass(frozen=True)
@@ -72,41 +76,68 @@ class SiteRenderer:
         self.markup = Markup()
         self.env = make_environment(config)
         self.env.globals["title_html"] = lambda item: self.markup.inline(item if isinstance(item, str) else item.title)
+        self.planner = Planner(config)
         self._written: dict[str, tuple] = {}
+        self._groups: dict[str, tuple[tuple[Page, ...], tuple]] = {}
         self._shared_context: dict[str, Any] = {}
+        self._shared: tuple = ()
         self._template_refs: dict[str, tuple[str, frozenset[str]]] = {}
 
     def render(self, catalogue: Catalogue, out_dir: Path, report: Report) -> RenderResult:
         """Write the pages whose inputs changed since the last call, delete vanished ones.
 
-        Raises ContentError (naming the template line) if a template fails; files not yet
-        rewritten keep their last good content.
+        Raises ContentError (naming the template line) if a template fails; every file keeps
+        its last good content, and the next call picks up where this one stopped.
         """
-        pages = plan_pages(catalogue, self.config)
+        groups = self.planner.plan(catalogue)
         nav = navigation(catalogue)
-        self._shared_context = {"nav": nav, "tags": catalogue.taxonomy.tags}
-        versions = self._template_versions({page.template for page in pages})
-        shared = (nav, catalogue.taxonomy, self.config)
-        previous, current = self._written, {}
+        templates = {page.template for _, pages in groups for page in pages} | set(FRAGMENTS)
+        versions = self._template_versions(templates)
+        shared = (nav, catalogue.taxonomy, self.config, tuple(versions[f] for f in FRAGMENTS))
+        if shared != self._shared:
+            self._shared = shared
+            self._shared_context = {"nav": nav, "tags": catalogue.taxonomy.tags,
+                                    "nav_html": self._fragment_cache(NAV_TEMPLATE, nav=nav),
+                                    "paper_item": self._fragment_cache(ITEM_TEMPLATE,
+                                                                       tags=catalogue.taxonomy.tags)}
         written: list[str] = []
-        try:
-            for page in pages:
-                key = (page, versions[page.template], shared)
-                if previous.get(page.file) != key:
-                    self._write(page, out_dir)
-                    written.append(page.file)
-                current[page.file] = key
-        except ContentError:
-            self._written = {**previous, **{f: current[f] for f in written}}
-            raise
-        removed = sorted(set(previous) - set(current))
-        for file in removed:
-            (out_dir / file).unlink(missing_ok=True)
-            _prune_empty_dirs((out_dir / file).parent, out_dir)
-        self._written = current
+        removed: list[str] = []
+        for group_id, pages in groups:
+            removed += self._render_group(group_id, pages, shared, versions, out_dir, written)
+        for group_id in set(self._groups) - {group_id for group_id, _ in groups}:
+            removed += self._remove_files(self._groups.pop(group_id)[0], (), out_dir)
         sync_static(self.config.static_dir, out_dir / "static")
         self._report_failed_math(report)
-        return RenderResult(len(pages), written, removed)
+        return RenderResult(sum(len(pages) for _, pages in groups), written, sorted(removed))
+
+    def _render_group(self, group_id: str, pages: tuple[Page, ...], shared: tuple,
+                      versions: dict[str, tuple], out_dir: Path, written: list[str]) -> list[str]:
+        """Render a group of pages unless it is the very same as last time; return removed files."""
+        previous = self._groups.get(group_id)
+        group_key = (shared, tuple(versions[name] for name in sorted({p.template for p in pages})))
+        if previous and previous[0] is pages and previous[1] == group_key:
+            return []
+        for page in pages:
+            key = (page, versions[page.template], shared)
+            if self._written.get(page.file) != key:
+                self._write(page, out_dir)
+                self._written[page.file] = key
+                written.append(page.file)
+        self._groups[group_id] = (pages, group_key)
+        return self._remove_files(previous[0] if previous else (), pages, out_dir)
+
+    def _remove_files(self, old: tuple[Page, ...], new: tuple[Page, ...], out_dir: Path) -> list[str]:
+        """Delete the files of `old` pages that `new` no longer has (nor any other page since)."""
+        gone = {page.file for page in old} - {page.file for page in new}
+        removed = []
+        for file in sorted(gone):
+            owner = self._written.get(file)
+            if owner and owner[0] in old:  # not re-made by another group in this build
+                del self._written[file]
+                (out_dir / file).unlink(missing_ok=True)
+                _prune_empty_dirs((out_dir / file).parent, out_dir)
+                removed.append(file)
+        return removed
 
     def _write(self, page: Page, out_dir: Path) -> None:
         try:
@@ -117,6 +148,30 @@ class SiteRenderer:
         except Exception as error:  # a template that raises: name its line, keep serving
             raise ContentError([_runtime_diagnostic(error, page, self.config.templates_dir)]) from error
         write_if_changed(out_dir / page.file, html.encode("utf-8"))
+
+    def _fragment_cache(self, name: str, **context: Any):
+        """A fragment rendered once per distinct argument: the navigation for each current page,
+        a list item for each paper (lists of 100 papers then cost a string join)."""
+        template = self.env.get_template(name)
+        rendered: dict[tuple, markupsafe.Markup] = {}
+        if name == NAV_TEMPLATE:
+            nav = context["nav"]
+            targets = {f"themes/{t.id}/" for t in nav["themes"]} | {f"tags/{t.id}/" for t in nav["tags"]} \
+                | {f"venues/{v.slug}/" for v in nav["venues"]}
+
+            def nav_html(current: str) -> markupsafe.Markup:
+                current = current if current in targets else ""
+                if (current,) not in rendered:
+                    rendered[(current,)] = markupsafe.Markup(template.render(current=current, **context))
+                return rendered[(current,)]
+            return nav_html
+
+        def item_html(paper: Listing, show_venue: bool) -> markupsafe.Markup:
+            if (paper, show_venue) not in rendered:
+                rendered[(paper, show_venue)] = markupsafe.Markup(
+                    template.render(paper=paper, show_venue=show_venue, **context))
+            return rendered[(paper, show_venue)]
+        return item_html
 
     def _derived(self, page: Page) -> dict[str, Any]:
         """Expensive values computed only when a page is actually rendered."""
@@ -161,7 +216,12 @@ class SiteRenderer:
 
 
 def navigation(catalogue: Catalogue) -> dict[str, tuple]:
-    """The left navigation shown on every page: themes, venues and tags with counts."""
+    """The left navigation shown on every page: themes, venues and tags (counts are in counts.css)."""
+    return {kind: tuple(item for item, _ in items) for kind, items in counts(catalogue).items()}
+
+
+def counts(catalogue: Catalogue) -> dict[str, tuple]:
+    """Themes, venues and tags, each with its number of papers."""
     taxonomy = catalogue.taxonomy
     tags = sorted(taxonomy.tags.values(), key=lambda t: t.label.casefold())
     return {
@@ -171,52 +231,103 @@ def navigation(catalogue: Catalogue) -> dict[str, tuple]:
     }
 
 
-def plan_pages(catalogue: Catalogue, config: SiteConfig) -> list[Page]:
-    """Every page the catalogue makes, without rendering any."""
-    taxonomy = catalogue.taxonomy
-    pages = [Page("", "home.html", config.title, context={"paper_count": len(catalogue.papers)})]
-    pages += _paginated("papers/", "papers.html", "All papers", (("Papers", "papers/"),),
-                        catalogue.papers, {})
-    pages += _paper_pages(catalogue)
-    pages.append(Page("tags/", "tags.html", "Tags", (("Tags", "tags/"),)))
-    for tag in taxonomy.tags.values():
-        themes = tuple(t for t in taxonomy.themes.values() if tag.id in t.tags)
-        pages += _paginated(f"tags/{tag.id}/", "tag.html", tag.label, (("Tags", "tags/"),),
-                            catalogue.papers_with_tag(tag.id), {"tag": tag, "themes": themes})
-    pages.append(Page("venues/", "venues.html", "Venues", (("Venues", "venues/"),)))
-    for venue in catalogue.venues:
-        in_venue = catalogue.papers_in_venue(venue)
-        pages += _paginated(f"venues/{venue.slug}/", "venue.html", venue.label,
-                            (("Venues", "venues/"),), in_venue, {"venue": venue})
-    pages.append(Page("themes/", "themes.html", "Themes", (("Themes", "themes/"),)))
-    for theme in taxonomy.themes.values():
-        groups = tuple((taxonomy.tags[t], tuple(catalogue.papers_with_tag(t)[:THEME_GROUP_LIMIT]),
-                        len(catalogue.papers_with_tag(t))) for t in theme.tags)
-        pages.append(Page(f"themes/{theme.id}/", "theme.html", theme.title, (("Themes", "themes/"),), {
-            "theme": theme, "groups": tuple(g for g in groups if g[2]),
-            "count": len(catalogue.papers_in_theme(theme.id))}))
-    if config.search:
-        pages.append(Page("search/", "search.html", "Search", (("Search", "search/"),)))
-    pages.append(Page("404.html", "404.html", "Page not found"))
-    return pages
+class Planner:
+    """Decides which pages the catalogue makes, in groups; a group whose inputs are the same
+    objects as last time is handed back unchanged, which is what keeps rebuilds cheap."""
 
+    def __init__(self, config: SiteConfig):
+        self.config = config
+        self._memo: dict[str, tuple[tuple, tuple[Page, ...]]] = {}
+        self._paper_memo: dict[str, tuple[tuple, tuple[Page, ...]]] = {}
 
-def _paper_pages(catalogue: Catalogue) -> list[Page]:
-    pages = []
-    taxonomy = catalogue.taxonomy
-    for venue in catalogue.venues:
-        in_venue = catalogue.papers_in_venue(venue)
-        crumbs = (("Venues", "venues/"), (venue.label, f"venues/{venue.slug}/"))
+    def plan(self, catalogue: Catalogue) -> list[tuple[str, tuple[Page, ...]]]:
+        taxonomy = catalogue.taxonomy
+        tally = counts(catalogue)
+        groups = [
+            self._group("home", (len(catalogue.papers), tally), lambda: (
+                Page("", "home.html", self.config.title,
+                     context={"paper_count": len(catalogue.papers), "counts": tally}),)),
+            self._group("counts", (tally,), lambda: (
+                Page("counts.css", "counts.css", "Counts", context={"counts": tally}),)),
+            self._group("papers", (catalogue.papers,), lambda: _paginated(
+                "papers/", "papers.html", "All papers", (("Papers", "papers/"),), catalogue.papers, {})),
+            self._index("tags/", "tags.html", "Tags", tally),
+            self._index("venues/", "venues.html", "Venues", tally),
+            self._index("themes/", "themes.html", "Themes", tally),
+            ("404", (Page("404.html", "404.html", "Page not found"),)),
+        ]
+        if self.config.search:
+            groups.append(self._index("search/", "search.html", "Search", None))
+        for venue in catalogue.venues:
+            in_venue = catalogue.papers_in_venue(venue)
+            groups.append(self._group(f"papers:{venue.slug}", (in_venue, taxonomy),
+                                      lambda: self._paper_pages(catalogue, in_venue)))
+            groups.append(self._group(f"venue:{venue.slug}", (venue, in_venue), lambda: _paginated(
+                f"venues/{venue.slug}/", "venue.html", venue.label, (("Venues", "venues/"),),
+                in_venue, {"venue": venue})))
+        for tag in taxonomy.tags.values():
+            tagged = catalogue.papers_with_tag(tag.id)
+            themes = tuple(t for t in taxonomy.themes.values() if tag.id in t.tags)
+            groups.append(self._group(f"tag:{tag.id}", (tag, tagged, themes), lambda: _paginated(
+                f"tags/{tag.id}/", "tag.html", tag.label, (("Tags", "tags/"),), tagged,
+                {"tag": tag, "themes": themes})))
+        for theme in taxonomy.themes.values():
+            lists = tuple(catalogue.papers_with_tag(t) for t in theme.tags)
+            inputs = (theme, lists, catalogue.papers_in_theme(theme.id), taxonomy)
+            groups.append(self._group(f"theme:{theme.id}", inputs,
+                                      lambda: (self._theme_page(catalogue, theme),)))
+        return groups
+
+    def _group(self, group_id: str, inputs: tuple, make) -> tuple[str, tuple[Page, ...]]:
+        """The pages of a group: made anew only if its inputs differ from last time.
+
+        `inputs` must hold everything `make` reads, or an edit could go unseen.
+        """
+        previous = self._memo.get(group_id)
+        if previous is None or previous[0] != inputs:
+            previous = (inputs, tuple(make()))
+            self._memo[group_id] = previous
+        return group_id, previous[1]
+
+    def _index(self, path: str, template: str, title: str, tally) -> tuple[str, tuple[Page, ...]]:
+        return self._group(path, (tally,), lambda: (
+            Page(path, template, title, ((title, path),), {"counts": tally}),))
+
+    def _paper_pages(self, catalogue: Catalogue, in_venue: list[Paper]) -> list[Page]:
+        """A venue's paper pages; each remade only if it, its neighbours or the taxonomy changed."""
+        pages = []
         for index, paper in enumerate(in_venue):
-            pages.append(Page(f"papers/{paper.slug}/", "paper.html", plain_text(paper.title), crumbs, {
-                "paper": paper,
-                "paper_tags": tuple(taxonomy.tags[t] for t in paper.tags),
-                "themes": tuple(catalogue.themes_of(paper)),
-                "previous": _neighbour(in_venue, index - 1),
-                "next": _neighbour(in_venue, index + 1)}))
-            pages += [Page(f"papers/{alias}/", "redirect.html", plain_text(paper.title),
-                           context={"target": f"papers/{paper.slug}/"}) for alias in paper.aliases]
-    return pages
+            inputs = (paper, _neighbour(in_venue, index - 1), _neighbour(in_venue, index + 1),
+                      catalogue.taxonomy)
+            previous = self._paper_memo.get(paper.slug)
+            if previous is None or previous[0] != inputs:
+                previous = (inputs, _paper_page(catalogue, paper, inputs[1], inputs[2]))
+                self._paper_memo[paper.slug] = previous
+            pages += previous[1]
+        return pages
+
+    def _theme_page(self, catalogue: Catalogue, theme: Theme) -> Page:
+        taxonomy = catalogue.taxonomy
+        groups = tuple((taxonomy.tags[t], tuple(p.listing for p in catalogue.papers_with_tag(t)[:THEME_GROUP_LIMIT]),
+                        len(catalogue.papers_with_tag(t))) for t in theme.tags)
+        return Page(f"themes/{theme.id}/", "theme.html", theme.title, (("Themes", "themes/"),), {
+            "theme": theme, "groups": tuple(g for g in groups if g[2]),
+            "count": len(catalogue.papers_in_theme(theme.id))})
+
+
+def _paper_page(catalogue: Catalogue, paper: Paper, previous, next) -> tuple[Page, ...]:
+    """A paper's page, and a redirect page for each of its earlier slugs."""
+    venue = paper.venue
+    title = plain_text(paper.title)
+    page = Page(f"papers/{paper.slug}/", "paper.html", title,
+                (("Venues", "venues/"), (venue.label, f"venues/{venue.slug}/")), {
+                    "paper": paper,
+                    "paper_tags": tuple(catalogue.taxonomy.tags[t] for t in paper.tags),
+                    "themes": tuple(catalogue.themes_of(paper)),
+                    "previous": previous, "next": next})
+    redirects = tuple(Page(f"papers/{alias}/", "redirect.html", title,
+                           context={"target": f"papers/{paper.slug}/"}) for alias in paper.aliases)
+    return (page, *redirects)
 
 
 def _neighbour(papers: list[Paper], index: int) -> tuple[str, str] | None:
@@ -229,7 +340,8 @@ def _neighbour(papers: list[Paper], index: int) -> tuple[str, str] | None:
 def _paginated(path: str, template: str, title: str, crumbs: tuple, papers: list[Paper],
                context: dict[str, Any]) -> list[Page]:
     """A list of papers as pages of PAGE_SIZE: `path`, `path/page/2/`, …"""
-    chunks = [tuple(papers[i:i + PAGE_SIZE]) for i in range(0, len(papers), PAGE_SIZE)] or [()]
+    listings = [paper.listing for paper in papers]
+    chunks = [tuple(listings[i:i + PAGE_SIZE]) for i in range(0, len(listings), PAGE_SIZE)] or [()]
     pages = []
     for number, chunk in enumerate(chunks, start=1):
         pager = {"number": number, "count": len(chunks), "first": path,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import threading
@@ -35,11 +36,13 @@ class _Changes(FileSystemEventHandler):
         self.watcher = watcher
 
     def on_any_event(self, event: FileSystemEvent) -> None:
-        if event.event_type in ("opened", "closed_no_write"):
-            return
-        paths = [event.src_path, getattr(event, "dest_path", "") or ""]
-        if any(p and not is_ignored(str(p)) for p in paths):
-            self.watcher.changed()
+        if event.event_type in ("opened", "closed_no_write") or (
+                event.is_directory and event.event_type == "modified"):
+            return  # reads, and a folder's mtime moving because a file in it changed
+        paths = [Path(os.fsdecode(p)) for p in (event.src_path, getattr(event, "dest_path", ""))
+                 if p and not is_ignored(os.fsdecode(p))]
+        if paths:
+            self.watcher.changed(paths, rescan=event.is_directory)
 
 
 class Watcher:
@@ -51,6 +54,8 @@ class Watcher:
         self.out_dir = config.out_dir
         self.rebuilds = 0
         self._last_event = 0.0
+        self._changed: set[Path] | None = set()
+        self._lock = threading.Lock()
         self._wake = threading.Event()
         self._search_due = 0.0
         self._stop = threading.Event()
@@ -74,7 +79,13 @@ class Watcher:
         self._observer.stop()
         self._observer.join(timeout=5)
 
-    def changed(self) -> None:
+    def changed(self, paths: list[Path], rescan: bool = False) -> None:
+        """Called from the observer's thread: note the paths, wake the rebuild loop."""
+        with self._lock:
+            if rescan or self._changed is None:
+                self._changed = None  # a folder moved: look at every file
+            else:
+                self._changed.update(paths)
         self._last_event = time.perf_counter()
         self._wake.set()
 
@@ -87,15 +98,17 @@ class Watcher:
             while time.perf_counter() - self._last_event < QUIET_SECONDS:
                 time.sleep(QUIET_SECONDS / 4)
             self._wake.clear()
+            with self._lock:
+                changed, self._changed = self._changed, set()
             if not self._stop.is_set():
-                self.rebuild()
+                self.rebuild(changed)
 
-    def rebuild(self) -> bool:
+    def rebuild(self, changed: set[Path] | None = None) -> bool:
         """Rebuild in place; on failure show the errors and keep the last good pages."""
         started = time.perf_counter()
         report = Report()
         try:
-            result = self.builder.rebuild(self.out_dir, report)
+            result = self.builder.rebuild(self.out_dir, report, changed)
         except ContentError as error:
             return self._failed([str(d) for d in error.diagnostics])
         except Exception as error:  # never let a bug in one rebuild end the session

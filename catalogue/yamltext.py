@@ -11,13 +11,15 @@ import yaml
 from .report import ContentError, Diagnostic
 
 KeyPath = tuple[Any, ...]
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: ten times faster
 
 
 def parse(text: str, path: Path | str, first_line: int = 1) -> tuple[Any, dict[KeyPath, int]]:
     """Parse YAML text; return the data and a map from key paths to 1-based file lines."""
+    loader = _LOADER(text)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.load(text, Loader=yaml.SafeLoader)
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         if error.context_mark and re.search(r"flow|quoted", error.context or ""):
@@ -26,6 +28,8 @@ def parse(text: str, path: Path | str, first_line: int = 1) -> tuple[Any, dict[K
         problem = error.problem or str(error)
         raise ContentError([Diagnostic(path, line, f"invalid YAML: {problem}",
                                        "check the indentation, colons and quotes on this line")])
+    finally:
+        loader.dispose()
     lines: dict[KeyPath, int] = {}
     if node is not None:
         _record_lines(node, (), path, first_line, lines)

@@ -27,7 +27,7 @@ def test_every_page_is_written_with_pretty_urls(built):
     for name in expected:
         assert (site.site / name).is_file(), name
     assert result.papers == 3
-    assert result.pages == len(list(site.site.rglob("*.html"))) - len(list(site.site.glob("pagefind/**/*.html")))
+    assert result.pages == len(list(site.site.rglob("*.html"))) + 1  # and counts.css
 
 
 def test_every_internal_link_resolves(built):
@@ -57,10 +57,16 @@ def test_theme_page_groups_papers_by_tag(built):
     assert "RocketKV" in html[sparse:]
 
 
-def test_navigation_counts_papers(built):
-    html = (built[0].site / "index.html").read_text()
-    assert '>ICML 2024</a> <span class="count">2</span>' in html
-    assert '>Efficient inference</a> <span class="count">3</span>' in html
+def test_navigation_counts_papers_in_one_stylesheet(built):
+    html = (built[0].site / "papers/samba/index.html").read_text()
+    assert '>ICML 2024</a> <span class="count c-venue-icml-2024"></span>' in html
+    assert 'href="/counts.css"' in html
+    css = (built[0].site / "counts.css").read_text()
+    assert '.c-venue-icml-2024::after { content: "2"; }' in css
+    assert '.c-theme-efficient-inference::after { content: "3"; }' in css
+    assert '.c-tag-long-tailed-learning::after { content: "0"; }' in css
+    home = (built[0].site / "index.html").read_text()
+    assert '<a href="/venues/icml-2024/">ICML 2024</a> <span class="count">2 papers</span>' in home
 
 
 def test_pagefind_indexes_paper_content_with_filters(built):
@@ -129,7 +135,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
 def test_cli_builds_and_prints_one_summary_line(small_site):
     done = run_cli("--content", str(small_site.content), "--out", str(small_site.site), "--no-search")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("Built 20 pages (3 papers) into ")  # no search page
+    assert done.stdout.startswith("Built 21 pages (3 papers) into ")  # no search page; counts.css
 
 
 def test_cli_prints_each_error_as_path_line_and_exits_non_zero(small_site):

@@ -33,8 +33,8 @@ def live(small_site, tmp_path):
     builder.rebuild(config.out_dir, Report())
     counter = iter(range(1000))
 
-    def rebuild_and_compare():
-        result = builder.rebuild(config.out_dir, Report())
+    def rebuild_and_compare(*changed: Path):
+        result = builder.rebuild(config.out_dir, Report(), set(changed) if changed else None)
         assert snapshot(config.out_dir) == clean_build(small_site, config, tmp_path / f"clean{next(counter)}")
         return result
 
@@ -46,19 +46,21 @@ def test_a_series_of_edits_renames_and_deletions_equals_a_clean_build(live):
     papers = project.content / "papers"
     rebuild()
     (papers / "icv.md").write_text(paper("icv", "Zebra Vectors", "ICML 2024", "[in-context-learning, kv-cache]"))
-    rebuild()  # a title edit reorders the venue: neighbours change
+    rebuild(papers / "icv.md")  # a title edit reorders the venue: neighbours change
     (papers / "rocketkv.md").write_text(paper("rocketkv", "RocketKV", tags="[sparse-attention]"))
-    rebuild()  # a retag: counts change on every page, a tag page loses it
+    rebuild(papers / "rocketkv.md")  # a retag: counts change on every page, a tag page loses it
     (papers / "samba.md").write_text((papers / "samba.md").read_text().replace("ICLR 2025", "ICML 2024"))
-    rebuild()  # a venue change empties ICLR 2025: its page disappears
+    rebuild(papers / "samba.md")  # a venue change empties ICLR 2025: its page disappears
     (papers / "rocketkv.md").rename(papers / "rocket.md")
     (papers / "rocket.md").write_text(paper("rocket", "RocketKV", tags="[sparse-attention]",
                                             extra="aliases: [rocketkv]\n"))
-    rebuild()  # a rename with an alias: a redirect page replaces the old one
+    rebuild(papers / "rocketkv.md", papers / "rocket.md")  # a rename: a redirect replaces the old page
     (papers / "icv.md").unlink()
-    rebuild()
+    rebuild(papers / "icv.md")
     (papers / "new.md").write_text(paper("new", "A New Paper", "NeurIPS 2023", extra="draft: true\n"))
-    rebuild()
+    rebuild(papers / "new.md")
+    (papers / "new.md").write_text(paper("new", "A New Paper", "NeurIPS 2023"))
+    rebuild()  # the same without hints: every file is looked at
     taxonomy = project.content / "taxonomy.yaml"
     taxonomy.write_text(taxonomy.read_text().replace("label: KV cache", "label: Key-value cache"))
     rebuild()

@@ -21,7 +21,7 @@ def test_valid_papers_load_sorted_by_venue_then_title(small_site):
 
 @pytest.mark.parametrize("text, expected", [
     ("---\ntitle: [unclosed\nslug: a\n---\n\nText.\n",
-     "papers/a.md:2: invalid YAML: expected ',' or ']'"),
+     "papers/a.md:2: invalid YAML: did not find expected ',' or ']'"),
     ("Just text, no front matter.\n",
      "papers/a.md:1: no front matter — start the file with a `---` line"),
     (paper("a", "A").replace("tags:", "tgas:"),

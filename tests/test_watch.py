@@ -1,0 +1,234 @@
+"""Watch mode as a curator uses it: a real process, a real HTTP server, real file edits."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import queue
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from catalogue.builder import Builder
+from catalogue.config import PROJECT_ROOT
+from catalogue.report import Report
+from conftest import paper
+
+STARTUP_SECONDS = 20
+
+
+class Events:
+    """A Server-Sent Events client: collects event names as they arrive."""
+
+    def __init__(self, base: str):
+        host, port = re.match(r"http://([^:/]+):(\d+)/", base).groups()
+        self.connection = http.client.HTTPConnection(host, int(port), timeout=60)
+        self.connection.request("GET", "/__watch/events")
+        self.response = self.connection.getresponse()
+        self.names: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            for line in iter(self.response.fp.readline, b""):
+                if line.startswith(b"event: "):
+                    self.names.put(line[7:].strip().decode())
+        except (OSError, ValueError):
+            pass
+
+    def wait(self, name: str, timeout: float = 10) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                if self.names.get(timeout=deadline - time.monotonic()) == name:
+                    return True
+            except queue.Empty:
+                return False
+        return False
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+class WatchProcess:
+    """`build.py --watch` on a copy of a small site, with its output read line by line."""
+
+    def __init__(self, root: Path, *extra: str):
+        self.root = root
+        self.lines: list[str] = []
+        self.process = subprocess.Popen(
+            [sys.executable, str(PROJECT_ROOT / "build.py"), "--watch", "--port", "0",
+             "--content", str(root / "content"), "--out", str(root / "out"),
+             "--templates", str(root / "templates"), "--static", str(root / "static"), *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=root)
+        threading.Thread(target=self._read, daemon=True).start()
+        self.url = self._wait_for_url()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def _wait_for_url(self) -> str:
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while time.monotonic() < deadline:
+            for line in self.lines:
+                if line.startswith("Serving "):
+                    return line.split()[1]
+            assert self.process.poll() is None, "\n".join(self.lines)
+            time.sleep(0.05)
+        raise AssertionError("watch mode did not start:\n" + "\n".join(self.lines))
+
+    def get(self, path: str) -> tuple[int, str]:
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=10) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+    def rebuilds(self) -> int:
+        return sum(line.startswith(("rebuilt in", "build failed")) for line in self.lines)
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+@pytest.fixture
+def watch(small_site):
+    shutil.copytree(PROJECT_ROOT / "templates", small_site.root / "templates")
+    shutil.copytree(PROJECT_ROOT / "static", small_site.root / "static")
+    process = WatchProcess(small_site.root, "--no-search")
+    events = Events(process.url)
+    yield small_site, process, events
+    events.close()
+    process.stop()
+
+
+def test_an_edit_rewrites_the_page_and_reloads_the_browser(watch):
+    site, server, events = watch
+    status, html = server.get("papers/rocketkv/")
+    assert status == 200 and "RocketKV: Two-Stage" in html
+    assert '<script src="/__watch/client.js"></script>' in html
+    samba = site.content / "papers/rocketkv.md"
+    samba.write_text(samba.read_text().replace("RocketKV: Two-Stage", "RocketKV: Three-Stage"))
+    assert events.wait("reload")
+    assert "RocketKV: Three-Stage" in server.get("papers/rocketkv/")[1]
+    on_disk = (site.root / "out/papers/rocketkv/index.html").read_text()
+    assert "__watch" not in on_disk  # the reload snippet is added while serving, never written
+
+
+def test_a_bad_edit_shows_an_overlay_and_a_fix_recovers(watch):
+    site, server, events = watch
+    path = site.content / "papers/icv.md"
+    good = path.read_text()
+    path.write_text(good.replace("tags: [in-context-learning, kv-cache]", "tags: [in-context-learnin]"))
+    assert events.wait("reload")
+    status, html = server.get("papers/icv/")
+    assert status == 200 and 'id="watch-overlay"' in html
+    assert f"{path}:6: unknown tag `in-context-learnin` — did you mean `in-context-learning`?" in html
+    assert "In-context Vectors" in html  # the last good page is still served
+    assert 'id="watch-overlay"' in server.get("tags/")[1]  # on every page
+    assert f"{path}:6: unknown tag" in "\n".join(server.lines)
+    path.write_text(good.replace("In-context Vectors", "In-context Vectors, Fixed"))
+    assert events.wait("reload")
+    status, html = server.get("papers/icv/")
+    assert 'id="watch-overlay"' not in html and "In-context Vectors, Fixed" in html
+    assert server.process.poll() is None
+
+
+def test_a_broken_template_never_ends_the_process(watch):
+    site, server, events = watch
+    template = site.root / "templates/paper.html"
+    good = template.read_text()
+    template.write_text(good.replace("{% endblock %}", "{% endblok %}", 1))
+    assert events.wait("reload")
+    html = server.get("papers/samba/")[1]
+    assert re.search(r"templates/paper\.html:\d+: template syntax error", html)
+    template.write_text(good)
+    assert events.wait("reload")
+    assert 'id="watch-overlay"' not in server.get("papers/samba/")[1]
+    assert server.process.poll() is None
+
+
+def test_deleted_paper_disappears_and_new_one_appears(watch):
+    site, server, events = watch
+    (site.content / "papers/rocketkv.md").unlink()
+    assert events.wait("reload")
+    assert server.get("papers/rocketkv/")[0] == 404
+    temporary = site.content / "papers/.new.md.tmp"
+    temporary.write_text(paper("fresh", "A Fresh Paper"))
+    os.replace(temporary, site.content / "papers/fresh.md")  # how editors save: atomic rename
+    assert events.wait("reload")
+    assert "A Fresh Paper" in server.get("papers/fresh/")[1]
+
+
+def test_swap_and_backup_files_are_ignored(watch):
+    site, server, events = watch
+    before = server.rebuilds()
+    (site.content / "papers/.samba.md.swp").write_bytes(b"\x00vim swap")
+    (site.content / "papers/samba.md~").write_text("backup")
+    (site.content / "papers/.#samba.md").write_text("lock")
+    assert not events.wait("reload", timeout=0.5)
+    assert server.rebuilds() == before
+
+
+def test_a_burst_of_changes_gives_one_rebuild(watch):
+    site, server, events = watch
+    before = server.rebuilds()
+    texts = {f"burst{i}.md": paper(f"burst{i}", f"Burst {i}") for i in range(50)}
+    for name, text in texts.items():
+        (site.content / "papers" / name).write_text(text)
+    assert events.wait("reload")
+    assert not events.wait("reload", timeout=0.5)
+    assert server.rebuilds() == before + 1
+    assert server.get("papers/burst49/")[0] == 200
+
+
+def test_watch_output_equals_a_clean_build(watch):
+    site, server, events = watch
+    papers = site.content / "papers"
+    (papers / "icv.md").write_text(paper("icv", "Zebra", tags="[kv-cache]"))
+    assert events.wait("reload")
+    (papers / "samba.md").unlink()
+    assert events.wait("reload")
+    (papers / "draft.md").write_text(paper("draft", "Half Done", extra="draft: true\n"))
+    assert events.wait("reload")
+    assert "Draft" in server.get("papers/draft/")[1]
+    config = replace(site.config(search=False, drafts=True, base_url=server.url,
+                                 templates_dir=site.root / "templates", static_dir=site.root / "static"),
+                     out_dir=site.root / "clean")
+    Builder(config).rebuild(config.out_dir, Report())
+    watched = {p.relative_to(site.root / "out"): p.read_bytes()
+               for p in (site.root / "out").rglob("*") if p.is_file() and p.name != ".catalogue-site"}
+    clean = {p.relative_to(config.out_dir): p.read_bytes() for p in config.out_dir.rglob("*") if p.is_file()}
+    assert watched == clean
+
+
+def test_search_index_is_refreshed_after_a_quiet_moment(small_site):
+    shutil.copytree(PROJECT_ROOT / "templates", small_site.root / "templates")
+    shutil.copytree(PROJECT_ROOT / "static", small_site.root / "static")
+    server = WatchProcess(small_site.root)
+    events = Events(server.url)
+    try:
+        assert events.wait("search", timeout=20)
+        (small_site.content / "papers/zeta.md").write_text(paper("zeta", "ZETA", body="Zorder curves for attention."))
+        assert events.wait("reload")
+        assert events.wait("search", timeout=20)
+        assert (small_site.root / "out/pagefind/pagefind.js").is_file()
+        assert any(line.startswith("search index refreshed in") for line in server.lines)
+    finally:
+        events.close()
+        server.stop()
