@@ -61,6 +61,7 @@ def near_duplicates(catalogue: Catalogue) -> list[tuple]:
         a, b = shingles[first], shingles[second]
         similarity = len(a & b) / len(a | b)
         if similarity >= NEAR_DUPLICATE:
+            first, second = sorted((first, second), key=lambda p: str(p.path))
             found.append((first, second, similarity))
     return sorted(found, key=lambda f: (str(f[0].path), str(f[1].path)))
 

@@ -101,6 +101,7 @@ class ContentLoader:
         self._catalogue: Catalogue | None = None
         self._made_with: tuple = ()
         self._checked_against: Taxonomy | None = None
+        self._troubled: set[Path] = set()  # files with diagnostics: 10,000 files, a handful of these
         self._slugs = _Owners("slug")
         self._venues = _Owners("venue")
 
@@ -115,8 +116,8 @@ class ContentLoader:
             changed = None  # every paper is checked against the vocabulary again
         updates = self._rescan(taxonomy) if changed is None else self._refresh(changed, taxonomy)
         report.extend(self._taxonomy[2])
-        for file in self._files.values():
-            report.extend(file.diagnostics)
+        for path in sorted(self._troubled):
+            report.extend(self._files[path].diagnostics)
         report.extend(self._slugs.clashes(self._files))
         report.extend(self._venues.clashes(self._files))
         report.raise_if_errors()
@@ -185,6 +186,7 @@ class ContentLoader:
             self._files.pop(path, None)
         else:
             self._files[path] = file
+        (self._troubled.add if file and file.diagnostics else self._troubled.discard)(path)
         new = file.paper if file else None
         self._slugs.move(path, _slugs_of(old), _slugs_of(new))
         self._venues.move(path, _venue_of(old), _venue_of(new))

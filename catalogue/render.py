@@ -128,6 +128,8 @@ class SiteRenderer:
 
     def _remove_files(self, old: tuple[Page, ...], new: tuple[Page, ...], out_dir: Path) -> list[str]:
         """Delete the files of `old` pages that `new` no longer has (nor any other page since)."""
+        if len(old) == len(new) and all(a.path == b.path for a, b in zip(old, new)):
+            return []
         gone = {page.file for page in old} - {page.file for page in new}
         removed = []
         for file in sorted(gone):

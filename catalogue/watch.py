@@ -19,7 +19,7 @@ from .report import ContentError, Report
 from .search import SearchIndexError, index_site
 from .server import DevServer
 
-QUIET_SECONDS = 0.02  # a burst of events (a git checkout) within this window is one rebuild
+QUIET_SECONDS = 0.01  # a burst of events (a git checkout) within this window is one rebuild
 SEARCH_QUIET_SECONDS = 1.0  # Pagefind waits for the edits to settle: it costs seconds at scale
 _IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload")
 
@@ -57,7 +57,7 @@ class Watcher:
         self._changed: set[Path] | None = set()
         self._lock = threading.Lock()
         self._wake = threading.Event()
-        self._search_due = 0.0
+        self.search = SearchRefresher(config.out_dir, server, log)
         self._stop = threading.Event()
         self._observer = Observer()
 
@@ -76,6 +76,7 @@ class Watcher:
     def stop(self) -> None:
         self._stop.set()
         self._wake.set()
+        self.search.stop()
         self._observer.stop()
         self._observer.join(timeout=5)
 
@@ -91,10 +92,7 @@ class Watcher:
 
     def _loop(self) -> None:
         while not self._stop.is_set():
-            timeout = max(0.0, self._search_due - time.perf_counter()) if self._search_due else None
-            if not self._wake.wait(timeout):
-                self._refresh_search()
-                continue
+            self._wake.wait()
             while time.perf_counter() - self._last_event < QUIET_SECONDS:
                 time.sleep(QUIET_SECONDS / 4)
             self._wake.clear()
@@ -120,7 +118,8 @@ class Watcher:
         took = (time.perf_counter() - started) * 1000
         self.log(f"rebuilt in {took:.0f} ms: {len(result.written)} page(s) written, "
                  f"{len(result.removed)} removed" + "".join(f"\n  {w}" for w in map(str, report.warnings)))
-        self._search_due = time.perf_counter() + SEARCH_QUIET_SECONDS if self.config.search else 0.0
+        if self.config.search:
+            self.search.schedule()
         return True
 
     def _failed(self, lines: list[str]) -> bool:
@@ -131,11 +130,43 @@ class Watcher:
         self.server.reload()
         return False
 
-    def _refresh_search(self) -> None:
-        self._search_due = 0.0
+
+
+class SearchRefresher:
+    """Re-runs Pagefind in a thread of its own once edits have settled: it has no incremental
+    mode and takes seconds at scale, so it must never hold up a rebuild."""
+
+    def __init__(self, site_dir: Path, server: DevServer, log):
+        self.site_dir, self.server, self.log = site_dir, server, log
+        self._due = 0.0
+        self._stopping = False
+        self._changed = threading.Condition()
+        threading.Thread(target=self._run, daemon=True, name="search").start()
+
+    def schedule(self) -> None:
+        with self._changed:
+            self._due = time.perf_counter() + SEARCH_QUIET_SECONDS
+            self._changed.notify()
+
+    def stop(self) -> None:
+        with self._changed:
+            self._stopping = True
+            self._changed.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._changed:
+                while not self._stopping and (not self._due or time.perf_counter() < self._due):
+                    self._changed.wait(self._due - time.perf_counter() if self._due else None)
+                if self._stopping:
+                    return
+                self._due = 0.0
+            self._refresh()
+
+    def _refresh(self) -> None:
         started = time.perf_counter()
         try:
-            index_site(self.out_dir)
+            index_site(self.site_dir)
         except SearchIndexError as error:
             self.log(f"search index not refreshed: {error}")
             return

@@ -151,3 +151,38 @@ def test_cli_help_documents_every_command():
     assert done.returncode == 0
     for command in ("build", "import", "--out", "--base-url"):
         assert command in done.stdout
+
+
+def test_cli_prints_yaml_errors_with_their_line(small_site):
+    small_site.write("content/papers/bad.md", "---\ntitle: [unclosed\nslug: bad\n---\n\nText.\n")
+    done = run_cli("--content", str(small_site.content), "--out", str(small_site.site))
+    assert done.returncode == 1
+    assert f"{small_site.content}/papers/bad.md:2: invalid YAML:" in done.stderr
+
+
+def test_options_given_before_the_command_are_kept(small_site):
+    done = run_cli("--content", str(small_site.content), "--out", str(small_site.site), "--no-search", "build")
+    assert done.returncode == 0, done.stderr
+    assert (small_site.site / "papers/samba/index.html").is_file()
+
+
+@pytest.mark.parametrize("target", ["content", "stranger"])
+def test_output_folder_is_never_a_source_or_a_strangers_folder(small_site, target):
+    folder = small_site.root / target
+    folder.mkdir(exist_ok=True)
+    (folder / "notes.txt").write_text("mine")
+    before = sorted(p.relative_to(small_site.root) for p in small_site.root.rglob("*"))
+    with pytest.raises(ContentError) as error:
+        build_site(small_site.config(out_dir=folder, search=False), Report())
+    assert str(folder) in str(error.value)
+    assert sorted(p.relative_to(small_site.root) for p in small_site.root.rglob("*")) == before
+
+
+def test_earlier_slugs_redirect_to_the_paper(small_site):
+    path = small_site.content / "papers/samba.md"
+    path.write_text(path.read_text().replace("slug: samba", "slug: samba-ssm\naliases: [samba]"))
+    build_site(small_site.config(search=False), Report())
+    html = (small_site.site / "papers/samba/index.html").read_text()
+    assert '<meta http-equiv="refresh" content="0; url=/papers/samba-ssm/">' in html
+    assert '<link rel="canonical" href="http://localhost:8000/papers/samba-ssm/">' in html
+    assert (small_site.site / "papers/samba-ssm/index.html").is_file()

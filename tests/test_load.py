@@ -80,3 +80,27 @@ def test_editor_backup_and_hidden_files_are_ignored(small_site):
 def test_bom_and_crlf_are_accepted(scratch):
     scratch.write("content/papers/a.md", "\ufeff" + paper("a", "A").replace("\n", "\r\n"))
     assert load_catalogue(scratch.content, Report()).papers[0].title == "A"
+
+
+def test_one_venue_has_one_spelling(scratch):
+    errors = errors_for(scratch, {"a.md": paper("a", "A", venue="ICML 2024"),
+                                  "b.md": paper("b", "B", venue="Icml 2024")})
+    assert errors == ["papers/b.md:5: venue 'Icml 2024' is spelled 'ICML 2024' elsewhere — write `venue: ICML 2024`"]
+
+
+def test_a_key_given_twice_is_an_error(scratch):
+    text = paper("a", "A").replace("slug: a\n", "slug: a\ntitle: Again\n")
+    assert errors_for(scratch, {"a.md": text}) == [
+        "papers/a.md:5: `title` appears twice (first on line 2) — keep one of the two"]
+
+
+def test_lines_count_blank_lines_after_the_opening_dashes(scratch):
+    text = paper("a", "A").replace("---\n", "---\n\n\n", 1).replace('title: "A"', "title: 42")
+    assert errors_for(scratch, {"a.md": text})[0].startswith("papers/a.md:4: `title` must be text")
+
+
+def test_drafts_are_loaded_only_when_asked(scratch):
+    scratch.write("content/papers/a.md", paper("a", "A", extra="draft: true\n"))
+    scratch.write("content/papers/b.md", paper("b", "B"))
+    assert [p.slug for p in load_catalogue(scratch.content, Report()).papers] == ["b"]
+    assert [p.slug for p in load_catalogue(scratch.content, Report(), drafts=True).papers] == ["a", "b"]

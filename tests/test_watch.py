@@ -63,8 +63,9 @@ class Events:
 class WatchProcess:
     """`build.py --watch` on a copy of a small site, with its output read line by line."""
 
-    def __init__(self, root: Path, *extra: str):
+    def __init__(self, root: Path, *extra: str, startup_seconds: float = STARTUP_SECONDS):
         self.root = root
+        self.startup_seconds = startup_seconds
         self.lines: list[str] = []
         self.process = subprocess.Popen(
             [sys.executable, str(PROJECT_ROOT / "build.py"), "--watch", "--port", "0",
@@ -79,7 +80,7 @@ class WatchProcess:
             self.lines.append(line.rstrip("\n"))
 
     def _wait_for_url(self) -> str:
-        deadline = time.monotonic() + STARTUP_SECONDS
+        deadline = time.monotonic() + self.startup_seconds
         while time.monotonic() < deadline:
             for line in self.lines:
                 if line.startswith("Serving "):

@@ -1,0 +1,74 @@
+import subprocess
+import sys
+
+from catalogue.check import curation_report, near_duplicates
+from catalogue.config import PROJECT_ROOT
+from catalogue.load import load_catalogue
+from catalogue.report import Report
+from conftest import paper
+
+LONG = ("We compress the key-value cache of long-context language models by keeping the tokens "
+        "that attention needs most, which cuts memory eight times at equal accuracy on long tasks.")
+
+
+def curate(scratch) -> list[str]:
+    report = Report()
+    curation_report(load_catalogue(scratch.content, report, drafts=True),
+                    scratch.content / "taxonomy.yaml", report)
+    return [str(d).replace(f"{scratch.content}/", "") for d in report.diagnostics]
+
+
+def test_curation_report_lists_what_needs_a_curator(scratch):
+    scratch.write("content/papers/kvpress.md", paper(
+        "kvpress", "KVPress: Pressing the Cache", tags="[kv-cache]", body=LONG,
+        extra="code: https://github.com/x/kvpress\n").replace("title_source: curated", "title_source: derived"))
+    scratch.write("content/papers/kv-copy.md", paper(
+        "kv-copy", "A Copy", tags="[kv-cache, sparse-attention]", body=LONG + " Same paper, again."))
+    lines = curate(scratch)
+    assert "papers/kvpress.md:2: warning: title still derived from the abstract — check it against the paper, then set `title_source: curated`" in lines
+    assert "papers/kvpress.md:6: warning: only 1 tag — add at least one more tag from content/taxonomy.yaml" in lines
+    assert "papers/kvpress.md:1: warning: abstract is 90% like papers/kv-copy.md's — delete one of the two if they are the same paper" in [
+        line.replace(f"{scratch.content}/", "") for line in lines]
+    assert "papers/kv-copy.md:1: note: no code link — add `code: https://…` if the authors published code" in lines
+    assert "papers/kv-copy.md:4: note: slug `kv-copy` differs from the title's (`a-copy`) — fine: slugs are permanent; rename only with the old slug kept in `aliases:`" in lines
+    assert any(line.startswith("taxonomy.yaml:10: warning: tag `state-space-models` is used by no paper") for line in lines)
+    assert any(line.startswith("taxonomy.yaml:6: note: tag `sparse-attention` is used by one paper only") for line in lines)
+    assert not any("kv-cache` is used" in line for line in lines)
+
+
+def test_near_duplicates_need_most_words_in_common(scratch):
+    scratch.write("content/papers/a.md", paper("a", "A", body=LONG))
+    scratch.write("content/papers/b.md", paper("b", "B", body=LONG.replace("eight", "nine")))
+    scratch.write("content/papers/c.md", paper("c", "C", body="An unrelated abstract about sampling in physics "
+                                              "with many words that share nothing with the other papers here."))
+    pairs = near_duplicates(load_catalogue(scratch.content, Report()))
+    assert [(a.slug, b.slug) for a, b, _ in pairs] in ([("a", "b")], [("b", "a")])
+    assert 0.5 <= pairs[0][2] < 1
+
+
+def run_check(*args: str):
+    return subprocess.run([sys.executable, str(PROJECT_ROOT / "build.py"), "check", *args],
+                          capture_output=True, text=True)
+
+
+def test_check_exits_zero_on_warnings_and_one_with_strict(scratch):
+    scratch.write("content/papers/a.md", paper("a", "A", tags="[kv-cache]"))
+    relaxed = run_check("--content", str(scratch.content))
+    assert relaxed.returncode == 0
+    assert "only 1 tag" in relaxed.stderr and "Checked 1 papers: 0 errors," in relaxed.stderr
+    strict = run_check("--strict", "--content", str(scratch.content))
+    assert strict.returncode == 1 and "--strict: warnings count as errors." in strict.stderr
+
+
+def test_check_fails_on_errors_and_writes_nothing(scratch):
+    scratch.write("content/papers/a.md", paper("a", "A", tags="[nope]"))
+    before = sorted(p.name for p in scratch.root.rglob("*"))
+    done = run_check("--content", str(scratch.content))
+    assert done.returncode == 1 and "papers/a.md:6: unknown tag `nope`" in done.stderr
+    assert sorted(p.name for p in scratch.root.rglob("*")) == before
+
+
+def test_real_catalogue_passes_strict_check():
+    done = run_check("--strict")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Checked 76 papers: 0 errors, 0 warnings" in done.stderr
