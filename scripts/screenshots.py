@@ -53,7 +53,7 @@ def main() -> None:
             page.emulate_media(color_scheme=scheme)
             page.goto(base + path)
             if path.startswith("search"):
-                page.wait_for_selector(".pagefind-ui__result")
+                page.wait_for_selector("#search-results .result")
             page.screenshot(path=str(args.out / f"{name}.png"))
             page.close()
         browser.close()

@@ -82,7 +82,7 @@ def test_pagefind_indexes_paper_content_with_filters(built):
 
 def test_search_page_loads_the_pagefind_ui(built):
     html = (built[0].site / "search/index.html").read_text()
-    assert 'src="/pagefind/pagefind-ui.js"' in html and 'src="/static/search.js"' in html
+    assert '<script type="module" src="/static/search-page.js"></script>' in html
     assert "<noscript>" in html and 'href="/papers/"' in html
 
 

@@ -1,0 +1,198 @@
+"""Search in a real browser: headless Chromium (Debian's) driven by Playwright, against the real
+catalogue served on 127.0.0.1 under a strict Content-Security-Policy."""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from catalogue.builder import build_site
+from catalogue.config import PROJECT_ROOT, SiteConfig
+from catalogue.load import load_catalogue
+from catalogue.report import Report
+from siteserver import SiteServer
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+if not CHROMIUM.exists():
+    if os.environ.get("CI"):
+        raise RuntimeError("CI must run the browser tests: install Debian's chromium (see .ci/run)")
+    pytest.skip("no /usr/bin/chromium here (apt-get install chromium)", allow_module_level=True)
+sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+
+
+def build(tmp: Path, base_url: str) -> Path:
+    out = tmp / "site"
+    build_site(replace(SiteConfig(), out_dir=out, base_url=base_url), Report())
+    return out
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    server = SiteServer(build(tmp_path_factory.mktemp("search"), "http://127.0.0.1/"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=str(CHROMIUM), args=ARGS, headless=True,
+            viewport={"width": 1280, "height": 900})
+        yield context
+        context.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A tab that fails the test on any script error or CSP violation."""
+    tab = browser.new_page()
+    problems: list[str] = []
+    tab.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    tab.on("console", lambda message: problems.append(f"console: {message.text}")
+           if message.type == "error" or "Content Security Policy" in message.text else None)
+    yield tab
+    tab.close()
+    assert problems == []
+
+
+def wait_for_status(page, pattern: str) -> None:
+    """Wait through Playwright's selector engine: evaluating strings in the page breaks the CSP."""
+    page.locator("#search-status").filter(has_text=re.compile(pattern)).wait_for()
+
+
+def results(page) -> list[str]:
+    wait_for_status(page, r"^\d+ paper")
+    page.wait_for_timeout(150)
+    return page.locator("#search-results .result-title").all_inner_texts()
+
+
+@pytest.mark.parametrize("method", ["LongRoPE", "Samba", "FlexPrefill", "ZETA"])
+def test_a_method_name_ranks_its_paper_first(site, page, method):
+    page.goto(f"{site.url}search/?q={method}")
+    assert results(page)[0].startswith(f"{method}:")
+
+
+def test_slash_opens_search_and_results_appear_as_you_type(site, page):
+    page.goto(f"{site.url}papers/samba/")
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "header-q"
+    page.keyboard.type("flexprefill")
+    first = page.locator(".search-panel .result-title").first
+    first.wait_for()
+    assert first.inner_text().startswith("FlexPrefill:")
+    assert page.url.endswith("/papers/samba/")  # without leaving the page
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/search/\?q=flexprefill$"))
+    assert results(page)[0].startswith("FlexPrefill:")
+
+
+def test_control_k_focuses_the_search_box(site, page):
+    page.goto(f"{site.url}tags/")
+    page.keyboard.press("Control+k")
+    assert page.evaluate("document.activeElement.id") == "header-q"
+
+
+def test_search_code_loads_only_when_search_is_opened(site, page):
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
+    page.goto(f"{site.url}papers/longrope/")
+    page.wait_for_load_state("networkidle")
+    assert not [url for url in fetched if "pagefind" in url or "search-panel" in url]
+    page.focus("#header-q")
+    page.locator(".search-panel").wait_for(state="attached")
+    page.wait_for_load_state("networkidle")
+    assert any(url.endswith("/pagefind/pagefind.js") for url in fetched)
+
+
+def test_a_tag_label_finds_the_tagged_papers(site, page):
+    tagged = {p.title for p in load_catalogue(PROJECT_ROOT / "content", Report()).papers_with_tag("state-space-models")}
+    page.goto(f"{site.url}search/?q=state-space+models")
+    found = results(page)
+    assert tagged <= set(found)
+    assert set(found[:len(tagged)]) == tagged  # tagged papers first
+
+
+def test_partial_words_match(site, page):
+    page.goto(f"{site.url}search/?q=extrapol")
+    found = results(page)
+    assert len(found) >= 5
+    assert any("Extrapolation" in title for title in found)
+
+
+def test_a_venue_filter_narrows_results_with_the_right_counts(site, page):
+    page.goto(f"{site.url}search/?q=kv+cache")
+    before = results(page)
+    option = page.locator("label", has=page.locator("input[name=venue][value='ICML 2025']"))
+    count = int(option.locator(".count").inner_text())
+    option.locator("input").check()
+    wait_for_status(page, f"^{count} paper")
+    after = results(page)
+    assert len(after) == count < len(before)
+    assert set(after) <= set(before)
+    assert all(facts.startswith("ICML 2025") for facts in page.locator("#search-results .result-facts").all_inner_texts())
+    assert parse_qs(urlsplit(page.url).query) == {"q": ["kv cache"], "venue": ["ICML 2025"]}
+
+
+def test_a_deep_link_restores_query_and_filters(site, page):
+    page.goto(f"{site.url}search/?q=kv+cache&venue=ICML+2025")
+    first = results(page)
+    assert page.input_value("#search-q") == "kv cache"
+    assert page.is_checked("input[name=venue][value='ICML 2025']")
+    page.reload()
+    assert results(page) == first and len(first) >= 2
+
+
+def test_an_empty_query_browses_every_paper_and_sorts(site, page):
+    page.goto(f"{site.url}search/?sort=title")
+    titles = results(page)
+    assert page.locator("#search-status").inner_text() == "76 papers in the catalogue"
+    assert titles == sorted(titles, key=str.casefold)
+    page.locator("input[name=theme][value='Long-tailed and long-horizon learning']").check()
+    wait_for_status(page, "with these filters")
+    assert 3 <= len(results(page)) < 20
+
+
+def test_following_a_result_highlights_the_terms(site, page):
+    page.goto(f"{site.url}search/?q=passkey")
+    results(page)
+    page.locator("#search-results .result-title").first.click()
+    page.wait_for_url(re.compile(r"/papers/[a-z0-9-]+/\?highlight=passkey"))
+    page.locator("mark.search-hit").first.wait_for()
+    assert "passkey" in page.locator("mark.search-hit").first.inner_text().lower()
+
+
+def test_without_javascript_papers_read_and_search_points_to_the_list(browser, site):
+    context = browser.browser.new_context(java_script_enabled=False) if browser.browser else None
+    if context is None:
+        pytest.skip("persistent contexts cannot switch JavaScript off")
+    tab = context.new_page()
+    tab.goto(f"{site.url}search/")
+    assert "Search needs JavaScript" in tab.locator("main").inner_text()
+    assert tab.locator("main a[href='/papers/']").count() == 1
+    tab.goto(f"{site.url}papers/longrope/")
+    assert tab.locator("h1").inner_text().startswith("LongRoPE")
+    context.close()
+
+
+def test_search_works_under_a_sub_path(tmp_path, page):
+    server = SiteServer(build(tmp_path, "https://example.org/catalogue/"), "/catalogue/")
+    try:
+        page.goto(f"{server.url}search/?q=ZETA")
+        assert results(page)[0].startswith("ZETA:")
+        href = page.locator("#search-results .result-title").first.get_attribute("href")
+        assert href.startswith("/catalogue/papers/zeta/")
+        page.locator("#search-results .result-title").first.click()
+        page.wait_for_url(re.compile(r"/catalogue/papers/zeta/"))
+        assert page.locator("h1").inner_text().startswith("ZETA")
+    finally:
+        server.stop()
