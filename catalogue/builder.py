@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .config import PROJECT_ROOT, SiteConfig
+from .ledger import read_ledger, record
 from .load import ContentLoader
 from .model import Catalogue
 from .render import RenderResult, SiteRenderer
@@ -25,6 +26,7 @@ class BuildResult:
     pages: int
     papers: int
     seconds: float
+    files: int = 0
 
 
 class Builder:
@@ -66,7 +68,9 @@ def build_site(config: SiteConfig, report: Report) -> BuildResult:
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return BuildResult(result.pages, len(catalogue.papers), time.perf_counter() - started)
+    if config.ledger and not config.drafts:
+        record(config.ledger, read_ledger(config.ledger), result.published)
+    return BuildResult(result.pages, len(catalogue.papers), time.perf_counter() - started, result.files)
 
 
 def claim_output_dir(config: SiteConfig) -> Path:

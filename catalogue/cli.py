@@ -16,6 +16,7 @@ from .search import SearchIndexError
 from .watch import serve_and_watch
 
 WATCH_DIR = ".site-watch"
+LEDGER_FILE = "published-urls.txt"  # beside content/: the build keeps it, so it is no curator's file
 
 DESCRIPTION = """Build the paper catalogue.
 
@@ -73,6 +74,8 @@ def _build_options(parser: argparse.ArgumentParser, inherit: bool = False) -> No
                         metavar="DIR", help="files copied to site/static/ (default: static/)")
     parser.add_argument("--no-search", action="store_true", default=default(False),
                         help="skip the Pagefind index")
+    parser.add_argument("--no-index", action="store_true", default=default(False),
+                        help="ask search engines not to index the site (deploy previews)")
     parser.add_argument("--watch", action="store_true", default=default(False),
                         help="serve the site, rebuild what each edit touches and reload the "
                              "browser; drafts are shown")
@@ -106,15 +109,16 @@ def main(argv: list[str] | None = None) -> int:
 def _config(args: argparse.Namespace, default_out: Path) -> SiteConfig:
     return replace(SiteConfig(), content_dir=args.content, out_dir=args.out or default_out,
                    templates_dir=args.templates, static_dir=args.static,
-                   base_url=args.base_url, search=not args.no_search)
+                   base_url=args.base_url, search=not args.no_search, noindex=args.no_index,
+                   ledger=args.content.resolve().parent / LEDGER_FILE)
 
 
 def _build(args: argparse.Namespace, report) -> int:
     config = _config(args, SiteConfig.out_dir)
     result = build_site(config, report)
     warnings = f", {len(report.warnings)} warning(s)" if report.warnings else ""
-    print(f"Built {result.pages} pages ({result.papers} papers) into {_shown(config.out_dir)} "
-          f"in {result.seconds:.1f} s{warnings}.")
+    print(f"Built {result.pages} pages ({result.papers} papers; {result.files} files with feeds, "
+          f"citations and images) into {_shown(config.out_dir)} in {result.seconds:.1f} s{warnings}.")
     return 0
 
 

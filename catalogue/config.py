@@ -23,7 +23,10 @@ class SiteConfig:
     tagline: str = "A catalogue of research on long-context modelling and in-context learning"
     search: bool = True
     drafts: bool = False
-
+    social_images: bool = True
+    noindex: bool = False  # deploy previews: tell search engines to stay away
+    cache_dir: Path | None = PROJECT_ROOT / ".cache"
+    ledger: Path | None = None  # published-urls.txt; None: no check (tests, scratch sites)
     @property
     def base_path(self) -> str:
         """The URL path the site lives under, `/` or `/catalogue/`."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +64,7 @@ def _write_paper(raw: RawPaper, body: str, facts: PaperFacts | None, taxonomy: T
         "title_source": "metadata" if facts else "derived",
         "slug": slug,
         "venue": raw.venue.label,
+        "added": datetime.date.today(),
     }
     if facts and facts.authors:
         meta["authors"] = list(facts.authors)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import hashlib
 import re
@@ -15,10 +16,12 @@ from .report import ContentError, Diagnostic, Report
 from .taxonomy import TAXONOMY_FILE, load_taxonomy
 
 PAPERS_DIR = "papers"
+REDIRECTS_FILE = "redirects.txt"
 TITLE_SOURCES = ("derived", "metadata", "curated")
 REQUIRED = {"title": str, "slug": str, "venue": str, "tags": list}
 OPTIONAL = {"title_source": str, "authors": list, "arxiv": str, "code": str, "project": str,
-            "url": str, "aliases": list, "fingerprint": str, "source": str, "draft": bool}
+            "url": str, "aliases": list, "fingerprint": str, "source": str, "draft": bool,
+            "added": datetime.date}
 URL_KEYS = ("code", "project", "url")
 
 
@@ -102,6 +105,7 @@ class ContentLoader:
         self._made_with: tuple = ()
         self._checked_against: Taxonomy | None = None
         self._troubled: set[Path] = set()  # files with diagnostics: 10,000 files, a handful of these
+        self._pending: list[tuple[Paper | None, Paper | None]] = []
         self._slugs = _Owners("slug")
         self._venues = _Owners("venue")
 
@@ -114,15 +118,20 @@ class ContentLoader:
         taxonomy = self._load_taxonomy()
         if taxonomy is not self._checked_against:
             changed = None  # every paper is checked against the vocabulary again
-        updates = self._rescan(taxonomy) if changed is None else self._refresh(changed, taxonomy)
+        # Changes are kept until a load succeeds: a failed load must not lose them.
+        self._pending += self._rescan(taxonomy) if changed is None else self._refresh(changed, taxonomy)
         report.extend(self._taxonomy[2])
         for path in sorted(self._troubled):
             report.extend(self._files[path].diagnostics)
         report.extend(self._slugs.clashes(self._files))
         report.extend(self._venues.clashes(self._files))
+        redirects = read_redirects(self.content_dir, report)
         report.raise_if_errors()
         assert taxonomy is not None
-        return self._updated_catalogue(updates, taxonomy, drafts)
+        catalogue = self._updated_catalogue(self._pending, taxonomy, drafts)
+        self._pending = []
+        catalogue.redirects = redirects
+        return catalogue
 
     def _updated_catalogue(self, updates: list[tuple[Paper | None, Paper | None]],
                            taxonomy: Taxonomy, drafts: bool) -> Catalogue:
@@ -284,6 +293,7 @@ def _validate(source: PageSource, taxonomy: Taxonomy | None, report: Report) -> 
         code=meta.get("code", ""), project=meta.get("project", ""), url=meta.get("url", ""),
         aliases=tuple(meta.get("aliases") or ()), fingerprint=meta.get("fingerprint", ""),
         source=meta.get("source", ""), draft=meta.get("draft", False),
+        added=meta["added"].isoformat() if "added" in meta else "",
         lines={k: _line(source, k) for k in meta})
 
 
@@ -299,7 +309,8 @@ def _check_keys(source: PageSource, report: Report) -> None:
             hint = f"did you mean `{close[0]}`?" if close else f"known keys: {', '.join(known)}"
             report.error(source.path, _line(source, key), f"unknown key `{key}`", hint)
         elif not isinstance(value, known[key]) or (isinstance(value, bool) and known[key] is not bool):
-            kind = {list: "a list, like [a, b]", bool: "true or false"}.get(known[key], "text (put it in quotes)")
+            kind = {list: "a list, like [a, b]", bool: "true or false",
+                    datetime.date: "a date, like 2026-11-29"}.get(known[key], "text (put it in quotes)")
             report.error(source.path, _line(source, key),
                          f"`{key}` must be {kind}, not {type(value).__name__} {value!r}",
                          f"write `{key}:` as {kind}")
@@ -349,6 +360,24 @@ def _check_tags(source: PageSource, taxonomy: Taxonomy, report: Report) -> None:
             hint = (f"did you mean `{close[0]}`?" if close else
                     "use a tag id from content/taxonomy.yaml, or add the tag there")
             report.error(source.path, _line(source, "tags"), f"unknown tag `{tag}`", hint)
+
+
+def read_redirects(content_dir: Path, report: Report) -> tuple[tuple[str, str], ...]:
+    """`content/redirects.txt`: lines `/old/path/ /new/path/`, for URLs no paper alias can keep."""
+    path = content_dir / REDIRECTS_FILE
+    if not path.is_file():
+        return ()
+    redirects = []
+    for number, line in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
+        parts = line.split("#", 1)[0].split()
+        if not parts:
+            continue
+        if len(parts) != 2 or not all(re.fullmatch(r"/(?:[a-z0-9._-]+/)*", p) and ".." not in p for p in parts):
+            report.error(path, number, f"not a redirect: {line.strip()!r}",
+                         "write two site paths ending in /, like `/tags/old/ /tags/new/`")
+            continue
+        redirects.append((parts[0].strip("/") + "/", parts[1].lstrip("/")))
+    return tuple(redirects)
 
 
 def read_identities(content_dir: Path, report: Report) -> tuple[dict[str, Path], set[str]]:

@@ -95,6 +95,7 @@ class Paper:
     fingerprint: str = ""
     source: str = ""
     draft: bool = False
+    added: str = ""  # ISO date the paper joined the catalogue: orders the feeds
     lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     def line_of(self, key: str) -> int:
@@ -127,6 +128,7 @@ class Catalogue:
     def __init__(self, papers: list[Paper], taxonomy: Taxonomy):
         self.papers = sorted(papers, key=_catalogue_order)
         self.taxonomy = taxonomy
+        self.redirects: tuple[tuple[str, str], ...] = ()  # (old site path, new site path)
         self._themes_of_tag: dict[str, tuple[str, ...]] = {}
         for theme in taxonomy.themes.values():
             for tag in theme.tags:
@@ -144,7 +146,7 @@ class Catalogue:
         """A copy with each `old` paper replaced by `new` (either may be None); lists that no
         change touches are shared with this catalogue, so later stages can tell at a glance."""
         copy = object.__new__(Catalogue)
-        copy.taxonomy, copy._themes_of_tag = self.taxonomy, self._themes_of_tag
+        copy.taxonomy, copy._themes_of_tag, copy.redirects = self.taxonomy, self._themes_of_tag, self.redirects
         copy.papers = list(self.papers)
         copy._by_venue, copy._by_tag, copy._by_theme = dict(self._by_venue), dict(self._by_tag), dict(self._by_theme)
         copied: set[int] = set()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import sys
 import traceback
@@ -14,13 +16,19 @@ import jinja2.meta
 import markupsafe
 
 from .config import SiteConfig
+from .cite import bibtex, conference
 from .markup import Markup, excerpt, plain_text
+from .social import VERSION as SOCIAL_VERSION
+from .social import social_image
 from .model import Catalogue, Listing, Paper, Theme
+from .ledger import dropped, read_ledger
 from .report import ContentError, Diagnostic, Report
 
 NAV_TEMPLATE = "_nav.html"
 ITEM_TEMPLATE = "_paper_item.html"
 FRAGMENTS = (NAV_TEMPLATE, ITEM_TEMPLATE)  # rendered from Python, so no template names them
+SOCIAL_IMAGE = "social.png"  # drawn with Pillow, not a template
+FEED_LIMIT = 200
 PAGE_SIZE = 100
 THEME_GROUP_LIMIT = 12
 
@@ -49,6 +57,8 @@ class RenderResult:
     pages: int
     written: list[str]
     removed: list[str]
+    published: set[str] = field(default_factory=set)  # the URLs the published-URL ledger keeps
+    files: int = 0  # pages, feeds, citations, images
 
 
 def make_environment(config: SiteConfig) -> jinja2.Environment:
@@ -75,7 +85,12 @@ class SiteRenderer:
         self.config = config
         self.markup = Markup()
         self.env = make_environment(config)
-        self.env.globals["title_html"] = lambda item: self.markup.inline(item if isinstance(item, str) else item.title)
+        self.env.globals.update(
+            title_html=lambda item: self.markup.inline(item if isinstance(item, str) else item.title),
+            plain=plain_text, excerpt=excerpt, bibtex=bibtex, conference=conference,
+            asset=lambda name: config.base_path + self._assets.get(name, f"static/{name}"))
+        self._assets: dict[str, str] = {}
+        self._ledger_cache: tuple[tuple, dict[str, int]] = ((None,), {})
         self.planner = Planner(config)
         self._written: dict[str, tuple] = {}
         self._groups: dict[str, tuple[tuple[Page, ...], tuple]] = {}
@@ -90,10 +105,13 @@ class SiteRenderer:
         its last good content, and the next call picks up where this one stopped.
         """
         groups = self.planner.plan(catalogue)
+        published = self._check_plan(groups)
         nav = navigation(catalogue)
         templates = {page.template for _, pages in groups for page in pages} | set(FRAGMENTS)
         versions = self._template_versions(templates)
-        shared = (nav, catalogue.taxonomy, self.config, tuple(versions[f] for f in FRAGMENTS))
+        self._assets = write_assets(self.config.static_dir, out_dir / ASSETS_DIR)
+        shared = (nav, catalogue.taxonomy, self.config, tuple(versions[f] for f in FRAGMENTS),
+                  tuple(sorted(self._assets.items())))
         if shared != self._shared:
             self._shared = shared
             self._shared_context = {"nav": nav, "tags": catalogue.taxonomy.tags,
@@ -108,7 +126,27 @@ class SiteRenderer:
             removed += self._remove_files(self._groups.pop(group_id)[0], (), out_dir)
         sync_static(self.config.static_dir, out_dir / "static")
         self._report_failed_math(report)
-        return RenderResult(sum(len(pages) for _, pages in groups), written, sorted(removed))
+        files = [page.file for _, pages in groups for page in pages]
+        return RenderResult(sum(f.endswith(".html") for f in files), written, sorted(removed),
+                            published, len(files))
+
+    def _check_plan(self, groups: list[tuple[str, tuple[Page, ...]]]) -> set[str]:
+        """No two pages may share a file, and no published URL may vanish (the ledger)."""
+        files: dict[str, Page] = {}
+        problems = []
+        for _, pages in groups:
+            for page in pages:
+                other = files.setdefault(page.file, page)
+                if other is not page:
+                    problems.append(Diagnostic("content", 0, f"two pages would both be /{page.path}",
+                                               "check content/redirects.txt and the papers' aliases"))
+        published = {"/" + path for path in (p.path for p in files.values())
+                     if path == "" or (path.endswith("/") and "/page/" not in path) or path.endswith("feed.xml")}
+        if self.config.ledger:
+            problems += dropped(self._ledger(), published, self.config.ledger)
+        if problems:
+            raise ContentError(problems)
+        return published
 
     def _render_group(self, group_id: str, pages: tuple[Page, ...], shared: tuple,
                       versions: dict[str, tuple], out_dir: Path, written: list[str]) -> list[str]:
@@ -142,6 +180,12 @@ class SiteRenderer:
         return removed
 
     def _write(self, page: Page, out_dir: Path) -> None:
+        if page.template == SOCIAL_IMAGE:
+            context = page.context
+            write_if_changed(out_dir / page.file, social_image(
+                context["title"], context["venue"], list(context["tags"]), self.config.title,
+                self.config.cache_dir / "social" if self.config.cache_dir else None))
+            return
         try:
             html = self.env.get_template(page.template).render(
                 page=page, **self._shared_context, **page.context, **self._derived(page))
@@ -180,12 +224,31 @@ class SiteRenderer:
         paper = page.context.get("paper")
         if page.template != "paper.html" or paper is None:
             return {}
-        return {"abstract_html": self.markup.render(paper.body), "description": excerpt(paper.body)}
+        return {"abstract_html": self.markup.render(paper.body), "description": excerpt(paper.body),
+                "json_ld": self._json_ld(page)}
+
+    def _json_ld(self, page: Page) -> markupsafe.Markup:
+        """schema.org ScholarlyArticle, for search engines and citation tools."""
+        paper, absolute = page.context["paper"], self.config.absolute
+        data = {
+            "@context": "https://schema.org", "@type": "ScholarlyArticle",
+            "headline": page.title, "name": page.title, "url": absolute(page.path),
+            "author": [{"@type": "Person", "name": name} for name in paper.authors],
+            "datePublished": str(paper.venue.year), "abstract": plain_text(paper.body),
+            "keywords": [tag.label for tag in page.context["paper_tags"]],
+            "isPartOf": {"@type": "PublicationEvent", "name": conference(paper.venue)},
+        }
+        if paper.arxiv:
+            data["sameAs"] = paper.arxiv_url
+        if page.context["image"]:
+            data["image"] = absolute(page.context["image"])
+        text = json.dumps(data, ensure_ascii=False, sort_keys=True)
+        return markupsafe.Markup(text.replace("<", "\\u003c"))  # no `</script>` can close it
 
     def _template_versions(self, names: set[str]) -> dict[str, tuple]:
         """For each template, the sources of it and everything it extends, includes or imports."""
-        versions = {}
-        for name in names:
+        versions = {SOCIAL_IMAGE: ("social", SOCIAL_VERSION)}
+        for name in names - {SOCIAL_IMAGE}:
             closure, pending = {}, [name]
             while pending:
                 current = pending.pop()
@@ -209,6 +272,17 @@ class SiteRenderer:
                                            f"template {error.name} is missing",
                                            "restore it from git, or fix the name")]) from error
         return self._template_refs[name]
+
+    def _ledger(self) -> dict[str, int]:
+        """The ledger, read again only when the file changed."""
+        try:
+            stat = self.config.ledger.stat()
+            signature = (stat.st_mtime_ns, stat.st_size)
+        except OSError:
+            signature = ()
+        if self._ledger_cache[0] != signature:
+            self._ledger_cache = (signature, read_ledger(self.config.ledger))
+        return self._ledger_cache[1]
 
     def _report_failed_math(self, report: Report) -> None:
         for tex in sorted(set(self.markup.failed_math)):
@@ -275,10 +349,33 @@ class Planner:
                 {"tag": tag, "themes": themes})))
         for theme in taxonomy.themes.values():
             lists = tuple(catalogue.papers_with_tag(t) for t in theme.tags)
-            inputs = (theme, lists, catalogue.papers_in_theme(theme.id), taxonomy)
-            groups.append(self._group(f"theme:{theme.id}", inputs,
-                                      lambda: (self._theme_page(catalogue, theme),)))
+            in_theme = catalogue.papers_in_theme(theme.id)
+            groups.append(self._group(f"theme:{theme.id}", (theme, lists, in_theme, taxonomy), lambda: (
+                self._theme_page(catalogue, theme),
+                _feed(f"themes/{theme.id}/feed.xml", f"{theme.title} · {self.config.title}",
+                      f"themes/{theme.id}/", in_theme))))
+        groups += self._site_files(catalogue, groups)
         return groups
+
+    def _site_files(self, catalogue: Catalogue, groups: list) -> list[tuple[str, tuple[Page, ...]]]:
+        """Feeds, the BibTeX of everything, redirects, robots.txt and the sitemap."""
+        aliases = tuple((f"papers/{alias}/", f"papers/{p.slug}/") for p in catalogue.papers for alias in p.aliases)
+        moved = catalogue.redirects
+        html = tuple(page.path for _, pages in groups for page in pages
+                     if (not page.path or page.path.endswith("/")) and page.template != "redirect.html")
+        return [
+            self._group("feed", (catalogue.papers,), lambda: (
+                _feed("feed.xml", self.config.title, "", catalogue.papers),)),
+            self._group("bib", (catalogue.papers,), lambda: (
+                Page("papers.bib", "papers.bib", "BibTeX", context={"papers": tuple(catalogue.papers)}),)),
+            self._group("moved", (moved,), lambda: tuple(
+                Page(old, "redirect.html", "Moved", context={"target": new}) for old, new in moved)),
+            self._group("_redirects", (aliases, moved), lambda: (
+                Page("_redirects", "netlify-redirects.txt", "Redirects", context={"redirects": aliases + moved}),)),
+            self._group("robots", (), lambda: (Page("robots.txt", "robots.txt", "Robots"),)),
+            self._group("sitemap", (html,), lambda: (
+                Page("sitemap.xml", "sitemap.xml", "Sitemap", context={"paths": html}),)),
+        ]
 
     def _group(self, group_id: str, inputs: tuple, make) -> tuple[str, tuple[Page, ...]]:
         """The pages of a group: made anew only if its inputs differ from last time.
@@ -303,7 +400,7 @@ class Planner:
                       catalogue.taxonomy)
             previous = self._paper_memo.get(paper.slug)
             if previous is None or previous[0] != inputs:
-                previous = (inputs, _paper_page(catalogue, paper, inputs[1], inputs[2]))
+                previous = (inputs, _paper_page(catalogue, paper, inputs[1], inputs[2], self.config))
                 self._paper_memo[paper.slug] = previous
             pages += previous[1]
         return pages
@@ -317,19 +414,31 @@ class Planner:
             "count": len(catalogue.papers_in_theme(theme.id))})
 
 
-def _paper_page(catalogue: Catalogue, paper: Paper, previous, next) -> tuple[Page, ...]:
-    """A paper's page, and a redirect page for each of its earlier slugs."""
+def _paper_page(catalogue: Catalogue, paper: Paper, previous, next,
+                config: SiteConfig) -> tuple[Page, ...]:
+    """A paper's page, its citation file, its preview image, and a redirect for each earlier slug."""
     venue = paper.venue
     title = plain_text(paper.title)
+    tags = tuple(catalogue.taxonomy.tags[t] for t in paper.tags)
+    image = f"papers/{paper.slug}/social.png" if config.social_images else ""
     page = Page(f"papers/{paper.slug}/", "paper.html", title,
                 (("Venues", "venues/"), (venue.label, f"venues/{venue.slug}/")), {
-                    "paper": paper,
-                    "paper_tags": tuple(catalogue.taxonomy.tags[t] for t in paper.tags),
+                    "paper": paper, "paper_tags": tags, "image": image,
                     "themes": tuple(catalogue.themes_of(paper)),
                     "previous": previous, "next": next})
+    extras = [Page(f"papers/{paper.slug}/cite.bib", "cite.bib", title, context={"paper": paper})]
+    if image:
+        extras.append(Page(image, SOCIAL_IMAGE, title, context={
+            "title": title, "venue": venue.label, "tags": tuple(t.label for t in tags)}))
     redirects = tuple(Page(f"papers/{alias}/", "redirect.html", title,
                            context={"target": f"papers/{paper.slug}/"}) for alias in paper.aliases)
-    return (page, *redirects)
+    return (page, *extras, *redirects)
+
+
+def _feed(path: str, title: str, home: str, papers: list[Paper]) -> Page:
+    """An Atom feed of the newest additions first."""
+    newest = sorted(papers, key=lambda p: p.added, reverse=True)[:FEED_LIMIT]
+    return Page(path, "feed.xml", title, context={"home": home, "papers": tuple(newest)})
 
 
 def _neighbour(papers: list[Paper], index: int) -> tuple[str, str] | None:
@@ -366,6 +475,24 @@ def write_if_changed(target: Path, data: bytes) -> bool:
     temporary.write_bytes(data)
     os.replace(temporary, target)
     return True
+
+
+ASSETS_DIR = "assets"
+FINGERPRINTED = ("style.css",)  # named by content, so they can be cached for a year
+
+
+def write_assets(static_dir: Path, target: Path) -> dict[str, str]:
+    """Copy fingerprinted files as `assets/style.<hash>.css`, removing older versions."""
+    names = {}
+    for name in FINGERPRINTED:
+        data = (static_dir / name).read_bytes()
+        stem, _, suffix = name.rpartition(".")
+        fingerprinted = f"{stem}.{hashlib.sha256(data).hexdigest()[:10]}.{suffix}"
+        write_if_changed(target / fingerprinted, data)
+        names[name] = f"{ASSETS_DIR}/{fingerprinted}"
+    for stale in (p for p in target.glob("*") if f"{ASSETS_DIR}/{p.name}" not in names.values()):
+        stale.unlink()
+    return names
 
 
 def sync_static(source: Path, target: Path) -> list[str]:

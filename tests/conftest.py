@@ -74,7 +74,8 @@ class Scratch:
         return path
 
     def config(self, **changes) -> SiteConfig:
-        return replace(SiteConfig(), **{"content_dir": self.content, "out_dir": self.site, **changes})
+        return replace(SiteConfig(), **{"content_dir": self.content, "out_dir": self.site,
+                                        "cache_dir": self.root / ".cache", **changes})
 
     def papers(self) -> dict[str, str]:
         folder = self.content / "papers"

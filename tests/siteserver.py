@@ -5,11 +5,16 @@ from __future__ import annotations
 import functools
 import http.server
 import threading
+import tomllib
 from pathlib import Path
 
-CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
-       "img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; "
-       "base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def netlify_headers() -> dict[str, str]:
+    """The headers netlify.toml sets on every page: the tests serve exactly those."""
+    config = tomllib.loads((ROOT / "netlify.toml").read_text(encoding="utf-8"))
+    return next(rule["values"] for rule in config["headers"] if rule["for"] == "/*")
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
@@ -19,7 +24,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
     def end_headers(self) -> None:
-        self.send_header("Content-Security-Policy", CSP)
+        for name, value in netlify_headers().items():
+            self.send_header(name, value)
         self.send_header("Cache-Control", "no-store")
         super().end_headers()
 

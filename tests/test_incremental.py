@@ -73,21 +73,25 @@ def test_a_series_of_edits_renames_and_deletions_equals_a_clean_build(live):
     rebuild()
 
 
-def test_a_failed_rebuild_changes_nothing_and_a_fix_recovers(live):
+@pytest.mark.parametrize("hinted", [False, True])
+@pytest.mark.parametrize("broken, message", [
+    ("---\ntitle: [broken\n---\n", "samba.md:2: invalid YAML"),
+    (None, "samba.md:6: unknown tag `state-space-modls`"),
+])
+def test_a_failed_rebuild_changes_nothing_and_a_fix_recovers(live, hinted, broken, message):
     project, root, rebuild = live
     out = root / "live"
+    path = project.content / "papers/samba.md"
+    hints = (path,) if hinted else ()
     before = snapshot(out)
-    good = (project.content / "papers/samba.md").read_text()
-    (project.content / "papers/samba.md").write_text("---\ntitle: [broken\n---\n")
-    builder_error = None
-    try:
-        rebuild()
-    except ContentError as error:
-        builder_error = error
-    assert builder_error and "samba.md:2: invalid YAML" in str(builder_error)
+    good = path.read_text()
+    path.write_text(broken or good.replace("[state-space-models,", "[state-space-modls,"))
+    with pytest.raises(ContentError) as error:
+        rebuild(*hints)
+    assert message in str(error.value)
     assert snapshot(out) == before
-    (project.content / "papers/samba.md").write_text(good.replace("Samba: Simple", "Samba: Simpler"))
-    rebuild()
+    path.write_text(good.replace("Samba: Simple", "Samba: Simpler"))
+    rebuild(*hints)  # compares with a clean build: the paper is there exactly once
     assert "Samba: Simpler" in (out / "papers/samba/index.html").read_text()
 
 

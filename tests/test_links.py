@@ -1,0 +1,211 @@
+"""Permanent links, previews, citations, feeds and site files."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+import venv
+from html.parser import HTMLParser
+from pathlib import Path
+
+import bibtexparser
+import feedparser
+import pytest
+from PIL import Image
+
+from catalogue import social
+from catalogue.builder import build_site
+from catalogue.config import PROJECT_ROOT
+from catalogue.report import ContentError, Report
+from conftest import paper
+
+BASE = "https://example.org/catalogue/"
+
+
+class _Head(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.meta: dict[str, list[str]] = {}
+        self.links: dict[str, str] = {}
+        self.json_ld: list[str] = []
+        self._in_json = False
+
+    def handle_starttag(self, tag, attrs):
+        values = dict(attrs)
+        if tag == "meta" and values.get("content") is not None:
+            self.meta.setdefault(values.get("property") or values.get("name"), []).append(values["content"])
+        if tag == "link":
+            self.links[values.get("rel")] = values.get("href")
+        self._in_json = tag == "script" and values.get("type") == "application/ld+json"
+
+    def handle_data(self, data):
+        if self._in_json:
+            self.json_ld.append(data)
+            self._in_json = False
+
+
+def head(path: Path) -> _Head:
+    parser = _Head()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser
+
+
+@pytest.fixture
+def built(small_site):
+    build_site(small_site.config(base_url=BASE, search=False), Report())
+    return small_site.site
+
+
+def test_paper_pages_carry_previews_and_scholarly_metadata(built):
+    for name in ("samba", "rocketkv", "icv"):
+        page = head(built / f"papers/{name}/index.html")
+        assert page.links["canonical"] == f"{BASE}papers/{name}/"
+        assert page.meta["og:url"] == [f"{BASE}papers/{name}/"]
+        assert page.meta["og:image"] == [f"{BASE}papers/{name}/social.png"]
+        assert page.meta["og:type"] == ["article"] and page.meta["twitter:card"] == ["summary_large_image"]
+        assert len(page.meta["og:description"][0]) <= 201 and "$" not in page.meta["og:description"][0]
+        assert page.meta["citation_title"] and page.meta["citation_publication_date"]
+        data = json.loads(page.json_ld[0])
+        assert data["@type"] == "ScholarlyArticle" and data["url"] == f"{BASE}papers/{name}/"
+    samba = head(built / "papers/samba/index.html")
+    assert samba.meta["citation_author"] == ["Ada Lovelace", "Alan Turing"]
+    assert samba.meta["citation_conference_title"] == ["International Conference on Learning Representations (ICLR 2025)"]
+    assert samba.meta["citation_arxiv_id"] == ["2406.07522"]
+    assert "O(T log T)" in samba.meta["og:description"][0]
+
+
+def test_every_page_has_title_description_and_absolute_canonical(built):
+    for page in built.rglob("index.html"):
+        parsed = head(page)
+        if "robots" in parsed.meta:  # redirect pages
+            continue
+        assert parsed.links["canonical"].startswith(BASE), page
+        assert parsed.meta["description"][0].strip(), page
+
+
+def test_bibtex_parses_with_stable_keys(built):
+    entry = bibtexparser.parse_string((built / "papers/samba/cite.bib").read_text()).entries[0]
+    assert entry.key == "iclr2025:samba" and entry.entry_type == "inproceedings"
+    assert entry["title"] == "{Samba: Simple Hybrid State Space Models}"
+    assert entry["author"] == "Ada Lovelace and Alan Turing"
+    assert entry["year"] == "2025" and entry["eprint"] == "2406.07522"
+    everything = bibtexparser.parse_string((built / "papers.bib").read_text())
+    assert sorted(e.key for e in everything.entries) == ["iclr2025:samba", "icml2024:icv", "icml2024:rocketkv"]
+    assert not everything.failed_blocks
+    page = (built / "papers/samba/index.html").read_text()
+    assert "@inproceedings{iclr2025:samba," in page and 'id="cite"' in page and 'href="#cite"' in page
+
+
+def test_feeds_parse_newest_additions_first(small_site):
+    papers = small_site.content / "papers"
+    for name, day in (("samba", "2026-01-03"), ("icv", "2026-01-01"), ("rocketkv", "2026-01-02")):
+        text = (papers / f"{name}.md").read_text()
+        (papers / f"{name}.md").write_text(text.replace("title_source:", f"added: {day}\ntitle_source:", 1))
+    build_site(small_site.config(base_url=BASE, search=False), Report())
+    feed = feedparser.parse((small_site.site / "feed.xml").read_text())
+    assert not feed.bozo
+    assert [e.link for e in feed.entries] == [f"{BASE}papers/{s}/" for s in ("samba", "rocketkv", "icv")]
+    theme = feedparser.parse((small_site.site / "themes/architectures/feed.xml").read_text())
+    assert {e.link for e in theme.entries} == {f"{BASE}papers/samba/", f"{BASE}papers/rocketkv/"}
+
+
+def test_sitemap_lists_every_page_and_robots_points_to_it(built):
+    locs = set(re.findall(r"<loc>([^<]+)</loc>", (built / "sitemap.xml").read_text()))
+    pages = {BASE + str(p.parent.relative_to(built)).replace(".", "") + "/" if p.parent != built else BASE
+             for p in built.rglob("index.html") if 'http-equiv="refresh"' not in p.read_text()}
+    assert locs == {p.replace("//", "/").replace("https:/", "https://") for p in pages}
+    assert (built / "robots.txt").read_text() == f"User-agent: *\nAllow: /\nSitemap: {BASE}sitemap.xml\n"
+
+
+def test_previews_of_deploy_previews_are_not_indexed(small_site):
+    build_site(small_site.config(search=False, noindex=True), Report())
+    assert "Disallow: /" in (small_site.site / "robots.txt").read_text()
+    assert '<meta name="robots" content="noindex">' in (small_site.site / "papers/samba/index.html").read_text()
+
+
+def test_aliases_become_netlify_301s_and_redirect_pages(small_site):
+    path = small_site.content / "papers/samba.md"
+    path.write_text(path.read_text().replace("slug: samba", "slug: samba-ssm\naliases: [samba]"))
+    build_site(small_site.config(base_url=BASE, search=False), Report())
+    assert "/catalogue/papers/samba/ /catalogue/papers/samba-ssm/ 301" in (small_site.site / "_redirects").read_text()
+    page = (small_site.site / "papers/samba/index.html").read_text()
+    assert '<meta http-equiv="refresh" content="0; url=/catalogue/papers/samba-ssm/">' in page
+
+
+def test_the_ledger_keeps_every_published_url(small_site):
+    ledger = small_site.root / "published-urls.txt"
+    config = small_site.config(search=False, ledger=ledger)
+    build_site(config, Report())
+    assert "/papers/samba/\n" in ledger.read_text() and "/feed.xml\n" in ledger.read_text()
+    path = small_site.content / "papers/samba.md"
+    good = path.read_text()
+    path.write_text(good.replace("slug: samba", "slug: samba-ssm"))
+    with pytest.raises(ContentError) as error:
+        build_site(config, Report())
+    line = ledger.read_text().splitlines().index("/papers/samba/") + 1
+    assert str(error.value) == (f"{ledger}:{line}: /papers/samba/ was published, and this build would drop it"
+                                " — add `aliases: [samba]` to the paper it became, or a line "
+                                "`/papers/samba/ /papers/<replacement>/` to content/redirects.txt")
+    path.write_text(good.replace("slug: samba", "slug: samba-ssm\naliases: [samba]"))
+    build_site(config, Report())
+    assert "/papers/samba-ssm/\n" in ledger.read_text()
+    path.unlink()
+    small_site.write("content/redirects.txt", "/papers/samba/ /papers/icv/\n/papers/samba-ssm/ /papers/icv/\n"
+                                              "/venues/iclr-2025/ /venues/  # its only paper left\n")
+    build_site(config, Report())  # a deleted paper, and its emptied venue, kept through redirects
+    assert 'url=/papers/icv/"' in (small_site.site / "papers/samba-ssm/index.html").read_text()
+
+
+def test_social_images_are_drawn_once_and_cached(small_site, monkeypatch):
+    build_site(small_site.config(search=False), Report())
+    image = Image.open(small_site.site / "papers/samba/social.png")
+    assert image.size == (1200, 630) and image.format == "PNG"
+    drawn = []
+    monkeypatch.setattr(social, "_draw", lambda *args: drawn.append(args) or b"png")
+    build_site(small_site.config(search=False), Report())
+    assert drawn == []
+    path = small_site.content / "papers/icv.md"
+    path.write_text(path.read_text().replace("In-context Vectors", "In-context Vectors Revisited"))
+    build_site(small_site.config(search=False), Report())
+    assert [args[0] for args in drawn] == ["In-context Vectors Revisited"]
+
+
+def test_netlify_toml_sets_build_publish_and_headers():
+    config = tomllib.loads((PROJECT_ROOT / "netlify.toml").read_text())
+    assert config["build"]["publish"] == "site"
+    assert '--base-url "$URL/"' in config["build"]["command"]
+    preview = config["context"]["deploy-preview"]["command"]
+    assert '"$DEPLOY_PRIME_URL/"' in preview and "--no-index" in preview
+    assert config["build"]["environment"]["PYTHON_VERSION"] == "3.11"
+    every = next(rule["values"] for rule in config["headers"] if rule["for"] == "/*")
+    csp = every["Content-Security-Policy"]
+    assert "script-src 'self' 'wasm-unsafe-eval'" in csp and "unsafe-inline" not in csp
+    assert "frame-ancestors 'none'" in csp
+    assert every["X-Content-Type-Options"] == "nosniff" and every["Referrer-Policy"] and every["Permissions-Policy"]
+    assets = next(rule["values"] for rule in config["headers"] if rule["for"] == "/assets/*")
+    assert "immutable" in assets["Cache-Control"]
+
+
+def test_netlify_build_command_runs_in_a_clean_virtual_environment(tmp_path):
+    """What Netlify runs, in a fresh venv, on a copy of the project (the real one is not touched)."""
+    project = tmp_path / "project"
+    files = subprocess.run(["git", "ls-files"], cwd=PROJECT_ROOT, capture_output=True, text=True).stdout.split()
+    for name in files:
+        if (PROJECT_ROOT / name).is_file():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(PROJECT_ROOT / name, project / name)
+    venv.create(tmp_path / "venv", with_pip=True)
+    command = tomllib.loads((project / "netlify.toml").read_text())["build"]["command"]
+    env = {**os.environ, "URL": "https://papers.example.org",
+           "PATH": f"{tmp_path / 'venv/bin'}{os.pathsep}{os.environ['PATH']}"}
+    env.pop("VIRTUAL_ENV", None)
+    done = subprocess.run(["bash", "-c", command], cwd=project, env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert (project / "site/pagefind/pagefind.js").is_file()
+    html = (project / "site/papers/samba/index.html").read_text()
+    assert '<link rel="canonical" href="https://papers.example.org/papers/samba/">' in html
