@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import tempfile
 from dataclasses import replace
 from pathlib import Path
@@ -196,3 +197,31 @@ def test_search_works_under_a_sub_path(tmp_path, page):
         assert page.locator("h1").inner_text().startswith("ZETA")
     finally:
         server.stop()
+
+
+def test_an_alias_redirects_when_served(tmp_path, page):
+    content = tmp_path / "content"
+    shutil.copytree(PROJECT_ROOT / "content", content)
+    zeta = content / "papers/zeta.md"
+    zeta.write_text(zeta.read_text().replace("slug: zeta", "slug: zeta-attention").replace("aliases: []", "aliases: [zeta]"))
+    out = tmp_path / "site"
+    build_site(replace(SiteConfig(), content_dir=content, out_dir=out, search=False,
+                       cache_dir=tmp_path / "cache"), Report())
+    server = SiteServer(out)
+    try:
+        page.goto(f"{server.url}papers/zeta/")
+        page.wait_for_url(re.compile(r"/papers/zeta-attention/$"))
+        assert page.locator("h1").inner_text().startswith("ZETA")
+    finally:
+        server.stop()
+
+
+def test_a_paper_page_offers_anchors_citation_and_copy_buttons(site, page):
+    page.goto(f"{site.url}papers/longrope/")
+    assert page.locator("h2#abstract a.anchor[href='#abstract']").count() == 1
+    assert page.locator("h2#cite a.anchor[href='#cite']").count() == 1
+    copy = page.locator("button[data-copy='bibtex']")
+    copy.wait_for(state="visible")  # shown by copy.js, hidden without JavaScript
+    assert page.locator("button[data-copy-link]").is_visible()
+    assert "@inproceedings{icml2024:longrope," in page.locator("#bibtex").inner_text()
+    assert page.locator("a[download='longrope.bib']").get_attribute("href") == "/papers/longrope/cite.bib"
