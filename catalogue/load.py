@@ -330,6 +330,10 @@ def _check_slugs(source: PageSource, report: Report) -> None:
         if isinstance(slug, str) and slug and not SLUG_PATTERN.match(slug):
             report.error(source.path, _line(source, key), f"slug {slug!r} is not a valid URL part",
                          "use lower-case ASCII letters, digits and single hyphens, like `long-rope`")
+    names = [slug for _, slug in slugs if isinstance(slug, str)]
+    for slug in sorted({s for s in names if names.count(s) > 1}):
+        report.error(source.path, _line(source, "aliases"), f"`{slug}` is listed twice among slug and aliases",
+                     "an alias is an earlier slug: list each once, and never the current slug")
 
 
 def _check_lists_of_strings(source: PageSource, report: Report) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import sys
 import traceback
 from dataclasses import dataclass, field
@@ -94,6 +95,7 @@ class SiteRenderer:
         self.planner = Planner(config)
         self._written: dict[str, tuple] = {}
         self._groups: dict[str, tuple[tuple[Page, ...], tuple]] = {}
+        self._pending_groups: dict[str, tuple[tuple[Page, ...], tuple]] = {}
         self._shared_context: dict[str, Any] = {}
         self._shared: tuple = ()
         self._template_refs: dict[str, tuple[str, frozenset[str]]] = {}
@@ -101,36 +103,73 @@ class SiteRenderer:
     def render(self, catalogue: Catalogue, out_dir: Path, report: Report) -> RenderResult:
         """Write the pages whose inputs changed since the last call, delete vanished ones.
 
-        Raises ContentError (naming the template line) if a template fails; every file keeps
-        its last good content, and the next call picks up where this one stopped.
+        Raises ContentError (naming the template line) if a template fails. A rebuild renders
+        everything it needs before it writes anything, so a failed one leaves `out_dir` as it
+        was; a first build (into an empty folder) writes as it goes, to keep memory flat.
         """
+        self._pending_groups = {}
         groups = self.planner.plan(catalogue)
-        published = self._check_plan(groups)
+        planned, published = self._check_plan(groups)
         nav = navigation(catalogue)
         templates = {page.template for _, pages in groups for page in pages} | set(FRAGMENTS)
         versions = self._template_versions(templates)
-        self._assets = write_assets(self.config.static_dir, out_dir / ASSETS_DIR)
+        assets = fingerprint_assets(self.config.static_dir)
+        self._assets = {name: path for name, (path, _) in assets.items()}
         shared = (nav, catalogue.taxonomy, self.config, tuple(versions[f] for f in FRAGMENTS),
                   tuple(sorted(self._assets.items())))
         if shared != self._shared:
-            self._shared = shared
             self._shared_context = {"nav": nav, "tags": catalogue.taxonomy.tags,
                                     "nav_html": self._fragment_cache(NAV_TEMPLATE, nav=nav),
                                     "paper_item": self._fragment_cache(ITEM_TEMPLATE,
                                                                        tags=catalogue.taxonomy.tags)}
-        written: list[str] = []
-        removed: list[str] = []
+            self._shared = shared
+        streaming = not self._written
+        writes: list[tuple[str, bytes, tuple]] = []
         for group_id, pages in groups:
-            removed += self._render_group(group_id, pages, shared, versions, out_dir, written)
-        for group_id in set(self._groups) - {group_id for group_id, _ in groups}:
-            removed += self._remove_files(self._groups.pop(group_id)[0], (), out_dir)
+            writes += self._render_group(group_id, pages, shared, versions, out_dir if streaming else None)
+        for file, data, key in writes:
+            if not streaming:
+                write_if_changed(out_dir / file, data)
+            self._written[file] = key
+        removed = self._remove_vanished(groups, planned, out_dir)
+        write_assets(assets, out_dir / ASSETS_DIR)
         sync_static(self.config.static_dir, out_dir / "static")
         self._report_failed_math(report)
-        files = [page.file for _, pages in groups for page in pages]
-        return RenderResult(sum(f.endswith(".html") for f in files), written, sorted(removed),
-                            published, len(files))
+        return RenderResult(sum(f.endswith(".html") for f in planned), [f for f, _, _ in writes],
+                            removed, published, len(planned))
 
-    def _check_plan(self, groups: list[tuple[str, tuple[Page, ...]]]) -> set[str]:
+    def _render_group(self, group_id: str, pages: tuple[Page, ...], shared: tuple,
+                      versions: dict[str, tuple], out_dir: Path | None) -> list[tuple[str, bytes, tuple]]:
+        """Render the pages of a group that changed (writing them only if given `out_dir`)."""
+        previous = self._groups.get(group_id)
+        group_key = (shared, tuple(versions[name] for name in sorted({p.template for p in pages})))
+        if previous and previous[0] is pages and previous[1] == group_key:
+            return []
+        writes = []
+        for page in pages:
+            key = (page, versions[page.template], shared)
+            if self._written.get(page.file) != key:
+                data = self._render(page)
+                if out_dir:
+                    write_if_changed(out_dir / page.file, data)
+                    self._written[page.file] = key
+                writes.append((page.file, data, key))
+        self._pending_groups[group_id] = (pages, group_key)
+        return writes
+
+    def _remove_vanished(self, groups: list, planned: set[str], out_dir: Path) -> list[str]:
+        """Forget groups that are gone, and delete every file no page of this build makes."""
+        self._groups = {**{g: self._groups[g] for g, _ in groups if g in self._groups},
+                        **self._pending_groups}
+        self._pending_groups = {}
+        removed = sorted(set(self._written) - planned)
+        for file in removed:
+            del self._written[file]
+            (out_dir / file).unlink(missing_ok=True)
+            _prune_empty_dirs((out_dir / file).parent, out_dir)
+        return removed
+
+    def _check_plan(self, groups: list[tuple[str, tuple[Page, ...]]]) -> tuple[set[str], set[str]]:
         """No two pages may share a file, and no published URL may vanish (the ledger)."""
         files: dict[str, Page] = {}
         problems = []
@@ -146,46 +185,13 @@ class SiteRenderer:
             problems += dropped(self._ledger(), published, self.config.ledger)
         if problems:
             raise ContentError(problems)
-        return published
+        return set(files), published
 
-    def _render_group(self, group_id: str, pages: tuple[Page, ...], shared: tuple,
-                      versions: dict[str, tuple], out_dir: Path, written: list[str]) -> list[str]:
-        """Render a group of pages unless it is the very same as last time; return removed files."""
-        previous = self._groups.get(group_id)
-        group_key = (shared, tuple(versions[name] for name in sorted({p.template for p in pages})))
-        if previous and previous[0] is pages and previous[1] == group_key:
-            return []
-        for page in pages:
-            key = (page, versions[page.template], shared)
-            if self._written.get(page.file) != key:
-                self._write(page, out_dir)
-                self._written[page.file] = key
-                written.append(page.file)
-        self._groups[group_id] = (pages, group_key)
-        return self._remove_files(previous[0] if previous else (), pages, out_dir)
-
-    def _remove_files(self, old: tuple[Page, ...], new: tuple[Page, ...], out_dir: Path) -> list[str]:
-        """Delete the files of `old` pages that `new` no longer has (nor any other page since)."""
-        if len(old) == len(new) and all(a.path == b.path for a, b in zip(old, new)):
-            return []
-        gone = {page.file for page in old} - {page.file for page in new}
-        removed = []
-        for file in sorted(gone):
-            owner = self._written.get(file)
-            if owner and owner[0] in old:  # not re-made by another group in this build
-                del self._written[file]
-                (out_dir / file).unlink(missing_ok=True)
-                _prune_empty_dirs((out_dir / file).parent, out_dir)
-                removed.append(file)
-        return removed
-
-    def _write(self, page: Page, out_dir: Path) -> None:
+    def _render(self, page: Page) -> bytes:
         if page.template == SOCIAL_IMAGE:
             context = page.context
-            write_if_changed(out_dir / page.file, social_image(
-                context["title"], context["venue"], list(context["tags"]), self.config.title,
-                self.config.cache_dir / "social" if self.config.cache_dir else None))
-            return
+            return social_image(context["title"], context["venue"], list(context["tags"]), self.config.title,
+                                self.config.cache_dir / "social" if self.config.cache_dir else None)
         try:
             html = self.env.get_template(page.template).render(
                 page=page, **self._shared_context, **page.context, **self._derived(page))
@@ -193,7 +199,7 @@ class SiteRenderer:
             raise ContentError([_syntax_diagnostic(error, self.config.templates_dir)]) from error
         except Exception as error:  # a template that raises: name its line, keep serving
             raise ContentError([_runtime_diagnostic(error, page, self.config.templates_dir)]) from error
-        write_if_changed(out_dir / page.file, html.encode("utf-8"))
+        return html.encode("utf-8")
 
     def _fragment_cache(self, name: str, **context: Any):
         """A fragment rendered once per distinct argument: the navigation for each current page,
@@ -481,32 +487,40 @@ ASSETS_DIR = "assets"
 FINGERPRINTED = ("style.css",)  # named by content, so they can be cached for a year
 
 
-def write_assets(static_dir: Path, target: Path) -> dict[str, str]:
-    """Copy fingerprinted files as `assets/style.<hash>.css`, removing older versions."""
-    names = {}
+def fingerprint_assets(static_dir: Path) -> dict[str, tuple[str, bytes]]:
+    """`style.css` → (`assets/style.<hash>.css`, its bytes): named by content, cached for a year."""
+    assets = {}
     for name in FINGERPRINTED:
         data = (static_dir / name).read_bytes()
         stem, _, suffix = name.rpartition(".")
-        fingerprinted = f"{stem}.{hashlib.sha256(data).hexdigest()[:10]}.{suffix}"
-        write_if_changed(target / fingerprinted, data)
-        names[name] = f"{ASSETS_DIR}/{fingerprinted}"
-    for stale in (p for p in target.glob("*") if f"{ASSETS_DIR}/{p.name}" not in names.values()):
+        assets[name] = (f"{ASSETS_DIR}/{stem}.{hashlib.sha256(data).hexdigest()[:10]}.{suffix}", data)
+    return assets
+
+
+def write_assets(assets: dict[str, tuple[str, bytes]], target: Path) -> None:
+    """Write the fingerprinted files, removing older versions."""
+    names = {Path(path).name for path, _ in assets.values()}
+    for path, data in assets.values():
+        write_if_changed(target / Path(path).name, data)
+    for stale in (p for p in target.glob("*") if p.name not in names):
         stale.unlink()
-    return names
 
 
-def sync_static(source: Path, target: Path) -> list[str]:
-    """Copy changed static files and delete removed ones; return what changed."""
-    changed = []
+def sync_static(source: Path, target: Path) -> None:
+    """Make `target` a copy of `source`: stale entries go first (a file may have become a
+    folder, or the other way round), then changed files are written."""
     wanted = {p.relative_to(source) for p in source.rglob("*") if p.is_file()}
-    for relative in sorted(wanted):
-        if write_if_changed(target / relative, (source / relative).read_bytes()):
-            changed.append(str(relative))
+    folders = {parent for relative in wanted for parent in relative.parents}
     if target.is_dir():
-        for stale in [p for p in target.rglob("*") if p.is_file() and p.relative_to(target) not in wanted]:
-            stale.unlink()
-            changed.append(str(stale.relative_to(target)))
-    return changed
+        for entry in sorted(target.rglob("*"), reverse=True):  # deepest first
+            relative = entry.relative_to(target)
+            if entry.is_dir() and not entry.is_symlink():
+                if relative in wanted or (relative not in folders and not any(entry.iterdir())):
+                    shutil.rmtree(entry)
+            elif relative not in wanted:
+                entry.unlink()
+    for relative in sorted(wanted):
+        write_if_changed(target / relative, (source / relative).read_bytes())
 
 
 def _prune_empty_dirs(folder: Path, root: Path) -> None:

@@ -24,7 +24,7 @@ class DevServer:
     def __init__(self, root: Path, host: str = "127.0.0.1", port: int = 8000):
         self.root = root.resolve()
         self.errors: list[str] = []
-        self._event = ("hello", 0)
+        self._events: dict[str, int] = {}  # per kind, how many have been sent: none is lost
         self._changed = threading.Condition()
         self._stopping = False
         self.httpd = http.server.ThreadingHTTPServer((host, port), self._handler())
@@ -48,19 +48,24 @@ class DevServer:
     def reload(self, event: str = "reload") -> None:
         """Tell every open page: `reload` reloads it, `search` says the index is fresh."""
         with self._changed:
-            self._event = (event, self._event[1] + 1)
+            self._events[event] = self._events.get(event, 0) + 1
             self._changed.notify_all()
 
     def show_errors(self, lines: list[str]) -> None:
         """Overlay these lines on every page until called with an empty list."""
         self.errors = list(lines)
 
-    def next_event(self, seen: int) -> tuple[str, int] | None:
-        """Wait for an event newer than `seen`; None on timeout or shutdown."""
+    def next_events(self, seen: dict[str, int]) -> list[str]:
+        """Wait until some kind of event happened more often than `seen` says (which is
+        updated); return those kinds, or nothing on timeout or shutdown."""
         with self._changed:
-            self._changed.wait_for(lambda: self._event[1] != seen or self._stopping,
+            self._changed.wait_for(lambda: self._events != seen or self._stopping,
                                    timeout=KEEPALIVE_SECONDS)
-            return None if self._stopping or self._event[1] == seen else self._event
+            if self._stopping:
+                return []
+            new = sorted(kind for kind, count in self._events.items() if seen.get(kind) != count)
+            seen.update(self._events)
+            return new
 
     def decorate(self, page: bytes) -> bytes:
         """Add the reload script, and the error overlay if the last build failed."""
@@ -69,7 +74,7 @@ class DevServer:
             snippet = _overlay(self.errors) + snippet
         marker = page.rfind(b"</body>")
         cut = marker if marker >= 0 else len(page)
-        return page[:cut] + snippet.encode("utf-8") + page[cut:]
+        return page[:cut] + snippet.encode("utf-8", errors="replace") + page[cut:]
 
     def _handler(self) -> type[http.server.BaseHTTPRequestHandler]:
         server = self
@@ -93,7 +98,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self, head: bool = False) -> None:
         path = urlsplit(self.path).path
         if path == WATCH_PREFIX + "events":
-            return self._events()
+            return self._send(200, b"", "text/event-stream", head) if head else self._event_stream()
         if path == WATCH_PREFIX + "client.js":
             return self._send(200, CLIENT_SCRIPT.encode(), "text/javascript", head)
         file = self._file(path)
@@ -105,7 +110,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             file = file / "index.html"
             if not file.is_file():
                 return self._not_found(head)
-        body = file.read_bytes()
+        try:
+            body = file.read_bytes()
+        except OSError:  # deleted by a rebuild since we looked
+            return self._not_found(head)
         kind = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
         if kind == "text/html":
             body = self.dev.decorate(body)
@@ -122,24 +130,21 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             return None
         return candidate
 
-    def _events(self) -> None:
+    def _event_stream(self) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
         self.send_header("Connection", "close")
         self.end_headers()
         self.close_connection = True
-        seen = self.dev._event[1]
+        seen = dict(self.dev._events)
         try:
             self.wfile.write(b": connected\n\n")
             self.wfile.flush()
             while not self.dev._stopping:
-                event = self.dev.next_event(seen)
-                if event is None:
-                    self.wfile.write(b": keep-alive\n\n")
-                else:
-                    name, seen = event
-                    self.wfile.write(f"event: {name}\ndata: {seen}\n\n".encode())
+                kinds = self.dev.next_events(seen)
+                self.wfile.write(b"".join(f"event: {kind}\ndata: {seen[kind]}\n\n".encode() for kind in kinds)
+                                 or b": keep-alive\n\n")
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             pass

@@ -92,14 +92,22 @@ class Watcher:
 
     def _loop(self) -> None:
         while not self._stop.is_set():
-            self._wake.wait()
-            while time.perf_counter() - self._last_event < QUIET_SECONDS:
-                time.sleep(QUIET_SECONDS / 4)
-            self._wake.clear()
-            with self._lock:
-                changed, self._changed = self._changed, set()
-            if not self._stop.is_set():
-                self.rebuild(changed)
+            try:
+                self._next_rebuild()
+            except Exception as error:  # this thread must outlive any one rebuild
+                self.server.show_errors([f"internal error: {type(error).__name__}: {error}"])
+                self.server.reload()
+
+    def _next_rebuild(self) -> None:
+        """Wait for a change, then for a quiet moment, then rebuild what changed."""
+        self._wake.wait()
+        while time.perf_counter() - self._last_event < QUIET_SECONDS:
+            time.sleep(QUIET_SECONDS / 4)
+        self._wake.clear()
+        with self._lock:
+            changed, self._changed = self._changed, set()
+        if not self._stop.is_set():
+            self.rebuild(changed)
 
     def rebuild(self, changed: set[Path] | None = None) -> bool:
         """Rebuild in place; on failure show the errors and keep the last good pages."""

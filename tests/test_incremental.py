@@ -55,6 +55,9 @@ def test_a_series_of_edits_renames_and_deletions_equals_a_clean_build(live):
     (papers / "rocket.md").write_text(paper("rocket", "RocketKV", tags="[sparse-attention]",
                                             extra="aliases: [rocketkv]\n"))
     rebuild(papers / "rocketkv.md", papers / "rocket.md")  # a rename: a redirect replaces the old page
+    (papers / "rocket.md").write_text(paper("rocket", "RocketKV", "ICLR 2025", tags="[sparse-attention]",
+                                            extra="aliases: [rocketkv]\n"))
+    rebuild(papers / "rocket.md")  # its redirect page moves to another venue's group and stays
     (papers / "icv.md").unlink()
     rebuild(papers / "icv.md")
     (papers / "new.md").write_text(paper("new", "A New Paper", "NeurIPS 2023", extra="draft: true\n"))
@@ -71,6 +74,12 @@ def test_a_series_of_edits_renames_and_deletions_equals_a_clean_build(live):
     rebuild()
     (root / "static/extra.css").unlink()
     rebuild()
+    (root / "static/icons").write_text("a file")
+    rebuild()
+    (root / "static/icons").unlink()
+    (root / "static/icons").mkdir()
+    (root / "static/icons/x.svg").write_text("<svg/>")
+    rebuild()  # a file became a folder
 
 
 @pytest.mark.parametrize("hinted", [False, True])

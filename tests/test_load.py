@@ -88,6 +88,13 @@ def test_one_venue_has_one_spelling(scratch):
     assert errors == ["papers/b.md:5: venue 'Icml 2024' is spelled 'ICML 2024' elsewhere — write `venue: ICML 2024`"]
 
 
+def test_an_alias_may_not_repeat_the_slug(scratch):
+    text = paper("a", "A", extra="aliases: [a]\n")
+    assert errors_for(scratch, {"a.md": text}) == [
+        "papers/a.md:7: `a` is listed twice among slug and aliases — an alias is an earlier slug:"
+        " list each once, and never the current slug"]
+
+
 def test_a_key_given_twice_is_an_error(scratch):
     text = paper("a", "A").replace("slug: a\n", "slug: a\ntitle: Again\n")
     assert errors_for(scratch, {"a.md": text}) == [

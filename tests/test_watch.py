@@ -233,3 +233,17 @@ def test_search_index_is_refreshed_after_a_quiet_moment(small_site):
     finally:
         events.close()
         server.stop()
+
+
+def test_no_kind_of_event_is_lost_when_two_come_at_once(tmp_path):
+    from catalogue.server import DevServer
+    server = DevServer(tmp_path, port=0)
+    try:
+        seen: dict[str, int] = {}
+        server.reload()
+        server.reload("search")
+        assert server.next_events(seen) == ["reload", "search"]
+        server.reload()
+        assert server.next_events(seen) == ["reload"]
+    finally:
+        server.httpd.server_close()
