@@ -10,10 +10,12 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-VERSION = "1"  # bump when the drawing changes: every cached image is then redrawn
+VERSION = "2"  # bump when the drawing changes: every cached image is then redrawn
 SIZE = (1200, 630)
 MARGIN = 72
 BACKGROUND, PANEL, TEXT, MUTED, ACCENT = "#14171d", "#1f2430", "#f2f4f8", "#a9b1c2", "#8fb0ff"
+# Pillow's own font (Aileron) covers Latin only; titles with ∞ or Greek use DejaVu if installed.
+FALLBACK_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 
 
 def social_image(title: str, venue: str, tags: list[str], site: str, cache_dir: Path | None) -> bytes:
@@ -40,7 +42,7 @@ def _draw(title: str, venue: str, tags: list[str], site: str) -> bytes:
     size, lines = _fit_title(draw, title)
     y = MARGIN + 70
     for line in lines:
-        draw.text((MARGIN, y), line, font=ImageFont.load_default(size=size), fill=TEXT)
+        draw.text((MARGIN, y), line, font=font_for(title, size), fill=TEXT)
         y += int(size * 1.22)
     _draw_tags(draw, tags, tag_font, SIZE[1] - MARGIN - 40)
     buffer = io.BytesIO()
@@ -52,10 +54,19 @@ def _fit_title(draw: ImageDraw.ImageDraw, title: str) -> tuple[int, list[str]]:
     """The largest size at which the title fits in four lines of the card."""
     width = SIZE[0] - 2 * MARGIN
     for size in (64, 58, 52, 46, 40, 34):
-        lines = _wrap(draw, title, ImageFont.load_default(size=size), width)
+        lines = _wrap(draw, title, font_for(title, size), width)
         if len(lines) <= 4:
             return size, lines
-    return 34, _wrap(draw, title, ImageFont.load_default(size=34), width)[:4]
+    return 34, _wrap(draw, title, font_for(title, 34), width)[:4]
+
+
+def font_for(text: str, size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's font, unless it lacks a glyph of `text` and a fuller font is installed."""
+    font = ImageFont.load_default(size=size)
+    missing = bytes(font.getmask("\uffff"))
+    if FALLBACK_FONT.is_file() and any(bytes(font.getmask(c)) == missing for c in set(text) if not c.isspace()):
+        return ImageFont.truetype(str(FALLBACK_FONT), size)
+    return font
 
 
 def _wrap(draw: ImageDraw.ImageDraw, text: str, font, width: int) -> list[str]:
