@@ -7,7 +7,8 @@ from pathlib import Path
 
 from .report import Diagnostic
 
-HEADER = ("# Every URL path this catalogue has published, one a line (kept by build.py).\n"
+HEADER = ("# Every URL path this catalogue has published, one a line (kept by build.py);\n"
+          "# author pages come and go with the papers' metadata and are not kept.\n"
           "# A build that would drop one fails: keep it with `aliases:` or content/redirects.txt.\n")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -136,6 +137,7 @@ class Catalogue:
         self._by_venue: dict[Venue, list[Paper]] = {}
         self._by_tag: dict[str, list[Paper]] = {}
         self._by_theme: dict[str, list[Paper]] = {t: [] for t in taxonomy.themes}
+        self._by_author: dict[str, dict[str, list[Paper]]] = {}  # first letter → slug → papers
         for paper in self.papers:
             self._by_venue.setdefault(paper.venue, []).append(paper)
         for paper in sorted(self.papers, key=_title_order):
@@ -149,6 +151,7 @@ class Catalogue:
         copy.taxonomy, copy._themes_of_tag, copy.redirects = self.taxonomy, self._themes_of_tag, self.redirects
         copy.papers = list(self.papers)
         copy._by_venue, copy._by_tag, copy._by_theme = dict(self._by_venue), dict(self._by_tag), dict(self._by_theme)
+        copy._by_author = dict(self._by_author)
         copied: set[int] = set()
         for old, new in changes:
             if old:
@@ -163,11 +166,26 @@ class Catalogue:
                     _insert(copy._own(index, key, copied), new, _title_order)
         copy._by_venue = {venue: papers for venue, papers in copy._by_venue.items() if papers}
         copy._by_tag = {tag: papers for tag, papers in copy._by_tag.items() if papers}
+        for letter, authors in list(copy._by_author.items()):
+            if id(authors) in copy.__dict__.get("_copied_buckets", ()):
+                for slug in [slug for slug, papers in authors.items() if not papers]:
+                    del authors[slug]
         return copy
 
     def _index_entries(self, paper: Paper) -> list[tuple[str, dict[str, list[Paper]]]]:
         themes = {theme for tag in paper.tags for theme in self._themes_of_tag.get(tag, ())}
-        return [(tag, self._by_tag) for tag in paper.tags] + [(t, self._by_theme) for t in sorted(themes)]
+        return ([(tag, self._by_tag) for tag in paper.tags] + [(t, self._by_theme) for t in sorted(themes)]
+                + [(slug, self._author_bucket(slug)) for slug in dict.fromkeys(map(author_slug, paper.authors))])
+
+    def _author_bucket(self, slug: str) -> dict[str, list[Paper]]:
+        """Authors are kept in buckets by first letter, so an edit copies one bucket, not all."""
+        letter = slug[:1]
+        bucket = self._by_author.get(letter)
+        if bucket is None or id(bucket) not in getattr(self, "_copied_buckets", ()):
+            bucket = dict(bucket or {})
+            self._by_author[letter] = bucket
+            self.__dict__.setdefault("_copied_buckets", set()).add(id(bucket))
+        return bucket
 
     @staticmethod
     def _own(index: dict, key: object, copied: set[int]) -> list[Paper]:
@@ -198,6 +216,16 @@ class Catalogue:
 
     def themes_of(self, paper: Paper) -> list[Theme]:
         return [self.taxonomy.themes[t] for t in self.taxonomy.themes_of(paper.tags)]
+
+    def author_buckets(self) -> dict[str, dict[str, list[Paper]]]:
+        """Authors by the first letter of their slug: slug → papers, in title order."""
+        return self._by_author
+
+
+def author_slug(name: str) -> str:
+    """`Sean O'Brien` → `sean-o-brien`; `Gizem Yüce` → `gizem-yuce`."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    return "-".join(re.findall(r"[a-z0-9]+", ascii_name)) or "anonymous"
 
 
 def _catalogue_order(paper: Paper) -> tuple:

@@ -21,7 +21,9 @@ from .cite import bibtex, conference
 from .markup import Markup, excerpt, plain_text
 from .social import VERSION as SOCIAL_VERSION
 from .social import social_image
-from .model import Catalogue, Listing, Paper, Theme
+from collections import Counter
+
+from .model import Catalogue, Listing, Paper, Theme, author_slug
 from .ledger import dropped, read_ledger
 from .report import ContentError, Diagnostic, Report
 
@@ -30,6 +32,7 @@ ITEM_TEMPLATE = "_paper_item.html"
 FRAGMENTS = (NAV_TEMPLATE, ITEM_TEMPLATE)  # rendered from Python, so no template names them
 SOCIAL_IMAGE = "social.png"  # drawn with Pillow, not a template
 FEED_LIMIT = 200
+AUTHORS_PER_PAGE = 500
 PAGE_SIZE = 100
 THEME_GROUP_LIMIT = 12
 
@@ -88,7 +91,7 @@ class SiteRenderer:
         self.env = make_environment(config)
         self.env.globals.update(
             title_html=lambda item: self.markup.inline(item if isinstance(item, str) else item.title),
-            plain=plain_text, excerpt=excerpt, bibtex=bibtex, conference=conference,
+            plain=plain_text, excerpt=excerpt, bibtex=bibtex, conference=conference, author_slug=author_slug,
             asset=lambda name: config.base_path + self._assets.get(name, f"static/{name}"))
         self._assets: dict[str, str] = {}
         self._ledger_cache: tuple[tuple, dict[str, int]] = ((None,), {})
@@ -180,7 +183,8 @@ class SiteRenderer:
                     problems.append(Diagnostic("content", 0, f"two pages would both be /{page.path}",
                                                "check content/redirects.txt and the papers' aliases"))
         published = {"/" + path for path in (p.path for p in files.values())
-                     if path == "" or (path.endswith("/") and "/page/" not in path) or path.endswith("feed.xml")}
+                     if path == "" or path.endswith("feed.xml") or (
+                         path.endswith("/") and "/page/" not in path and not _is_author_page(path))}
         if self.config.ledger:
             problems += dropped(self._ledger(), published, self.config.ledger)
         if problems:
@@ -321,6 +325,7 @@ class Planner:
         self.config = config
         self._memo: dict[str, tuple[tuple, tuple[Page, ...]]] = {}
         self._paper_memo: dict[str, tuple[tuple, tuple[Page, ...]]] = {}
+        self._author_memo: dict[str, tuple[list, Page]] = {}
 
     def plan(self, catalogue: Catalogue) -> list[tuple[str, tuple[Page, ...]]]:
         taxonomy = catalogue.taxonomy
@@ -360,8 +365,30 @@ class Planner:
                 self._theme_page(catalogue, theme),
                 _feed(f"themes/{theme.id}/feed.xml", f"{theme.title} · {self.config.title}",
                       f"themes/{theme.id}/", in_theme))))
+        groups += self._author_groups(catalogue)
         groups += self._site_files(catalogue, groups)
         return groups
+
+    def _author_groups(self, catalogue: Catalogue) -> list[tuple[str, tuple[Page, ...]]]:
+        """A page per author, in groups by first letter; and the index of all authors."""
+        buckets = catalogue.author_buckets()
+        groups = [self._group(f"authors:{letter}", (bucket,), lambda: [
+            self._author_page(slug, papers) for slug, papers in sorted(bucket.items())])
+            for letter, bucket in sorted(buckets.items())]
+        groups.append(self._group("authors", tuple(buckets.values()), lambda: _author_index(buckets)))
+        return groups
+
+    def _author_page(self, slug: str, papers: list[Paper]) -> Page:
+        previous = self._author_memo.get(slug)
+        if previous is None or previous[0] != papers:
+            name = next(a for a in papers[0].authors if author_slug(a) == slug)
+            others = Counter(a for p in papers for a in dict.fromkeys(p.authors) if author_slug(a) != slug)
+            coauthors = tuple((a, author_slug(a), n) for a, n in sorted(others.items(), key=lambda i: (-i[1], i[0])))
+            page = Page(f"authors/{slug}/", "author.html", name, (("Authors", "authors/"),), {
+                "name": name, "papers": tuple(p.listing for p in papers), "coauthors": coauthors})
+            previous = (list(papers), page)
+            self._author_memo[slug] = previous
+        return previous[1]
 
     def _site_files(self, catalogue: Catalogue, groups: list) -> list[tuple[str, tuple[Page, ...]]]:
         """Feeds, the BibTeX of everything, redirects, robots.txt and the sitemap."""
@@ -439,6 +466,26 @@ def _paper_page(catalogue: Catalogue, paper: Paper, previous, next,
     redirects = tuple(Page(f"papers/{alias}/", "redirect.html", title,
                            context={"target": f"papers/{paper.slug}/"}) for alias in paper.aliases)
     return (page, *extras, *redirects)
+
+
+def _is_author_page(path: str) -> bool:
+    """Author pages come and go with the papers' metadata: the ledger does not keep them."""
+    return path.startswith("authors/") and path != "authors/"
+
+
+def _author_index(buckets: dict[str, dict[str, list[Paper]]]) -> list[Page]:
+    """Every author, by family name, with their number of papers, in pages of AUTHORS_PER_PAGE."""
+    names = {slug: next(a for a in papers[0].authors if author_slug(a) == slug)
+             for bucket in buckets.values() for slug, papers in bucket.items()}
+    counts_of = {slug: len(papers) for bucket in buckets.values() for slug, papers in bucket.items()}
+    order = sorted(names, key=lambda slug: (names[slug].split()[-1].casefold(), names[slug].casefold()))
+    rows = [(names[slug], slug, counts_of[slug]) for slug in order]
+    chunks = [tuple(rows[i:i + AUTHORS_PER_PAGE]) for i in range(0, len(rows), AUTHORS_PER_PAGE)] or [()]
+    return [Page("authors/" if number == 1 else f"authors/page/{number}/", "authors.html",
+                 "Authors" if number == 1 else f"Authors (page {number})", (("Authors", "authors/"),),
+                 {"authors": chunk, "pager": {"number": number, "count": len(chunks), "first": "authors/",
+                                              "total": len(rows)}})
+            for number, chunk in enumerate(chunks, start=1)]
 
 
 def _feed(path: str, title: str, home: str, papers: list[Paper]) -> Page:

@@ -39,7 +39,7 @@ def test_every_internal_link_resolves(built):
 def test_paper_page_shows_facts_math_and_links(built):
     html = (built[0].site / "papers/samba/index.html").read_text()
     assert "Samba: Simple Hybrid State Space Models" in html
-    assert "Ada Lovelace, Alan Turing" in html
+    assert '<a href="/authors/ada-lovelace/">Ada Lovelace</a>, <a href="/authors/alan-turing/">Alan Turing</a>' in html
     assert 'href="https://arxiv.org/abs/2406.07522"' in html and 'href="https://github.com/example/samba"' in html
     assert html.count("<math") == 2 and "$" not in html
     assert 'href="/tags/state-space-models/"' in html and 'href="/themes/architectures/"' in html
@@ -136,7 +136,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
 def test_cli_builds_and_prints_one_summary_line(small_site):
     done = run_cli("--content", str(small_site.content), "--out", str(small_site.site), "--no-search")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("Built 20 pages (3 papers; 36 files with feeds, citations and images) into ")
+    assert done.stdout.startswith("Built 23 pages (3 papers; 39 files with feeds, citations and images) into ")
 
 
 def test_cli_prints_each_error_as_path_line_and_exits_non_zero(small_site):
@@ -187,3 +187,12 @@ def test_earlier_slugs_redirect_to_the_paper(small_site):
     assert '<meta http-equiv="refresh" content="0; url=/papers/samba-ssm/">' in html
     assert '<link rel="canonical" href="http://localhost:8000/papers/samba-ssm/">' in html
     assert (small_site.site / "papers/samba-ssm/index.html").is_file()
+
+
+def test_authors_have_pages_with_their_papers_and_coauthors(built):
+    site = built[0].site
+    html = (site / "authors/ada-lovelace/index.html").read_text()
+    assert "<h1>Ada Lovelace</h1>" in html and 'href="/papers/samba/"' in html
+    assert '<a href="/authors/alan-turing/">Alan Turing</a>' in html
+    index = (site / "authors/index.html").read_text()
+    assert index.index("Ada Lovelace") < index.index("Alan Turing")  # by family name
