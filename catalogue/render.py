@@ -341,6 +341,7 @@ class Planner:
             self._index("tags/", "tags.html", "Tags", tally),
             self._index("venues/", "venues.html", "Venues", tally),
             self._index("themes/", "themes.html", "Themes", tally),
+            self._index("reading-list/", "reading-list.html", "Reading list", None),
             ("404", (Page("404.html", "404.html", "Page not found"),)),
         ]
         if self.config.search:

@@ -225,3 +225,27 @@ def test_a_paper_page_offers_anchors_citation_and_copy_buttons(site, page):
     assert page.locator("button[data-copy-link]").is_visible()
     assert "@inproceedings{icml2024:longrope," in page.locator("#bibtex").inner_text()
     assert page.locator("a[download='longrope.bib']").get_attribute("href") == "/papers/longrope/cite.bib"
+
+
+def test_the_reading_list_saves_shows_and_exports(site, page):
+    page.goto(f"{site.url}reading-list/")
+    page.evaluate("localStorage.clear()")
+    for slug in ("samba", "zeta"):
+        page.goto(f"{site.url}papers/{slug}/")
+        button = page.locator("button[data-save-paper]")
+        button.click()
+        assert button.get_attribute("aria-pressed") == "true"
+    page.goto(f"{site.url}reading-list/")
+    items = page.locator("#reading-list li a")
+    items.first.wait_for()
+    assert [t.split(":")[0] for t in items.all_inner_texts()] == ["Samba", "ZETA"]
+    with page.expect_download() as download:
+        page.click("#export-bibtex")
+    bib = Path(download.value.path()).read_text()
+    assert "@inproceedings{iclr2025:samba," in bib and "@inproceedings{iclr2025:zeta," in bib
+    with page.expect_download() as download:
+        page.click("#export-markdown")
+    markdown = Path(download.value.path()).read_text()
+    assert f"]({site.url}papers/zeta/) (ICLR 2025)" in markdown
+    page.locator("#reading-list button").first.click()
+    assert [t.split(":")[0] for t in page.locator("#reading-list li a").all_inner_texts()] == ["ZETA"]
