@@ -150,5 +150,4 @@ sort.addEventListener("change", () => {
   run();
 });
 more.addEventListener("click", () => showMore());
-document.getElementById("search-ui").hidden = false;
 run();

@@ -136,7 +136,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
 def test_cli_builds_and_prints_one_summary_line(small_site):
     done = run_cli("--content", str(small_site.content), "--out", str(small_site.site), "--no-search")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("Built 23 pages (3 papers; 39 files with feeds, citations and images) into ")
+    assert done.stdout.startswith("Built 24 pages (3 papers; 40 files with feeds, citations and images) into ")
 
 
 def test_cli_prints_each_error_as_path_line_and_exits_non_zero(small_site):
