@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-from .markup import plain_text
 from .model import Paper, Venue
 
 CONFERENCES = {
@@ -55,7 +54,3 @@ def _title(title: str) -> str:
 
 def _escape(text: str) -> str:
     return "".join(_SPECIAL.get(char, char) for char in text)
-
-
-def plain_title(paper: Paper) -> str:
-    return plain_text(paper.title)

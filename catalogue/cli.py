@@ -74,6 +74,9 @@ def _build_options(parser: argparse.ArgumentParser, inherit: bool = False) -> No
                         metavar="DIR", help="files copied to site/static/ (default: static/)")
     parser.add_argument("--no-search", action="store_true", default=default(False),
                         help="a quick build: no Pagefind index, no search page, no ledger check")
+    parser.add_argument("--no-images", action="store_true", default=default(False),
+                        help="skip the social preview images (they are cached, but the first "
+                             "drawing of 10,000 takes minutes)")
     parser.add_argument("--no-index", action="store_true", default=default(False),
                         help="ask search engines not to index the site (deploy previews)")
     parser.add_argument("--watch", action="store_true", default=default(False),
@@ -110,6 +113,7 @@ def _config(args: argparse.Namespace, default_out: Path) -> SiteConfig:
     return replace(SiteConfig(), content_dir=args.content, out_dir=args.out or default_out,
                    templates_dir=args.templates, static_dir=args.static,
                    base_url=args.base_url, search=not args.no_search, noindex=args.no_index,
+                   social_images=not args.no_images,
                    ledger=None if args.no_search else args.content.resolve().parent / LEDGER_FILE)
 
 

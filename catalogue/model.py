@@ -166,7 +166,7 @@ class Catalogue:
                     _insert(copy._own(index, key, copied), new, _title_order)
         copy._by_venue = {venue: papers for venue, papers in copy._by_venue.items() if papers}
         copy._by_tag = {tag: papers for tag, papers in copy._by_tag.items() if papers}
-        for letter, authors in list(copy._by_author.items()):
+        for authors in copy._by_author.values():
             if id(authors) in copy.__dict__.get("_copied_buckets", ()):
                 for slug in [slug for slug, papers in authors.items() if not papers]:
                     del authors[slug]

@@ -414,7 +414,8 @@ class Planner:
     def _group(self, group_id: str, inputs: tuple, make) -> tuple[str, tuple[Page, ...]]:
         """The pages of a group: made anew only if its inputs differ from last time.
 
-        `inputs` must hold everything `make` reads, or an edit could go unseen.
+        `inputs` must hold everything `make` reads, or an edit could go unseen. `make` runs at
+        once, so a lambda may use the caller's loop variables.
         """
         previous = self._memo.get(group_id)
         if previous is None or previous[0] != inputs:

@@ -87,7 +87,7 @@ def _read_themes(items: list, tags: dict[str, Tag], path: Path, lines: dict,
 def _entry_ok(item: object, keys: set[str], kind: str, path: Path, line: int,
               report: Report) -> bool:
     if not isinstance(item, dict):
-        report.error(path, line, f"each {kind} must be a mapping", f"start it with `- id: ...`")
+        report.error(path, line, f"each {kind} must be a mapping", "start it with `- id: ...`")
         return False
     missing = sorted(k for k in keys - {"phrases"} if not item.get(k))
     unknown = sorted(set(item) - keys)

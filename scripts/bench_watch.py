@@ -62,7 +62,7 @@ def measure(size: str, edits: int) -> list[dict]:
         prepare(size, root)
         papers = sorted((root / "content/papers").glob("*.md"))
         started = time.perf_counter()
-        server = WatchProcess(root, startup_seconds=600)
+        server = WatchProcess(root, *([] if size == "real" else ["--no-images"]), startup_seconds=600)
         events = Events(server.url)
         first_build = time.perf_counter() - started
         events.wait("search", timeout=600)

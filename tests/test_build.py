@@ -1,7 +1,6 @@
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -114,7 +113,7 @@ def test_a_failing_template_leaves_the_previous_site_and_no_staging(built, tmp_p
         (templates / template.name).write_text(template.read_text())
     (templates / "tag.html").write_text("{% extends 'base.html' %}{% block content %}{{ missing.x }}{% endblock %}")
     index = (site.site / "index.html").read_bytes()
-    with pytest.raises(Exception):
+    with pytest.raises(ContentError, match="tag.html:1: template failed on /tags/"):
         build_site(site.config(templates_dir=templates), Report())
     assert (site.site / "index.html").read_bytes() == index
     assert [p.name for p in site.root.iterdir() if p.name.startswith(".build-")] == []

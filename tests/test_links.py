@@ -7,7 +7,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tomllib
 import venv
 from html.parser import HTMLParser
@@ -22,7 +21,6 @@ from catalogue import social
 from catalogue.builder import build_site
 from catalogue.config import PROJECT_ROOT
 from catalogue.report import ContentError, Report
-from conftest import paper
 
 BASE = "https://example.org/catalogue/"
 

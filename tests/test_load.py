@@ -59,7 +59,7 @@ def test_all_errors_are_collected_before_failing(scratch):
 
 def test_duplicate_slugs_are_reported_with_both_files(scratch):
     errors = errors_for(scratch, {"a.md": paper("same", "A"), "b.md": paper("same", "B")})
-    assert errors == [f"papers/b.md:4: slug `same` is already used by papers/a.md"
+    assert errors == ["papers/b.md:4: slug `same` is already used by papers/a.md"
                       " — give one of the two papers another slug"]
 
 
