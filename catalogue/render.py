@@ -339,7 +339,9 @@ class Planner:
             self._group("papers", (catalogue.papers,), lambda: _paginated(
                 "papers/", "papers.html", "All papers", (("Papers", "papers/"),), catalogue.papers, {})),
             self._index("tags/", "tags.html", "Tags", tally),
-            self._index("venues/", "venues.html", "Venues", tally),
+            self._group("venues/", (tally, *(catalogue.papers_in_theme(t) for t in taxonomy.themes)), lambda: (
+                Page("venues/", "venues.html", "Venues", (("Venues", "venues/"),),
+                     {"counts": tally, "matrix": _venue_theme_matrix(catalogue)}),)),
             self._index("themes/", "themes.html", "Themes", tally),
             self._index("reading-list/", "reading-list.html", "Reading list", None),
             ("404", (Page("404.html", "404.html", "Page not found"),)),
@@ -356,9 +358,9 @@ class Planner:
         for tag in taxonomy.tags.values():
             tagged = catalogue.papers_with_tag(tag.id)
             themes = tuple(t for t in taxonomy.themes.values() if tag.id in t.tags)
-            groups.append(self._group(f"tag:{tag.id}", (tag, tagged, themes), lambda: _paginated(
+            groups.append(self._group(f"tag:{tag.id}", (tag, tagged, themes, taxonomy), lambda: _paginated(
                 f"tags/{tag.id}/", "tag.html", tag.label, (("Tags", "tags/"),), tagged,
-                {"tag": tag, "themes": themes})))
+                {"tag": tag, "themes": themes, "related": _related_tags(tag.id, tagged, taxonomy)})))
         for theme in taxonomy.themes.values():
             lists = tuple(catalogue.papers_with_tag(t) for t in theme.tags)
             in_theme = catalogue.papers_in_theme(theme.id)
@@ -442,11 +444,13 @@ class Planner:
 
     def _theme_page(self, catalogue: Catalogue, theme: Theme) -> Page:
         taxonomy = catalogue.taxonomy
+        per_venue = Counter(p.venue for p in catalogue.papers_in_theme(theme.id))
         groups = tuple((taxonomy.tags[t], tuple(p.listing for p in catalogue.papers_with_tag(t)[:THEME_GROUP_LIMIT]),
                         len(catalogue.papers_with_tag(t))) for t in theme.tags)
         return Page(f"themes/{theme.id}/", "theme.html", theme.title, (("Themes", "themes/"),), {
             "theme": theme, "groups": tuple(g for g in groups if g[2]),
-            "count": len(catalogue.papers_in_theme(theme.id))})
+            "count": len(catalogue.papers_in_theme(theme.id)),
+            "per_venue": tuple(sorted(per_venue.items(), reverse=True))})
 
 
 def _paper_page(catalogue: Catalogue, paper: Paper, previous, next,
@@ -468,6 +472,22 @@ def _paper_page(catalogue: Catalogue, paper: Paper, previous, next,
     redirects = tuple(Page(f"papers/{alias}/", "redirect.html", title,
                            context={"target": f"papers/{paper.slug}/"}) for alias in paper.aliases)
     return (page, *extras, *redirects)
+
+
+def _related_tags(tag_id: str, tagged: list[Paper], taxonomy) -> tuple:
+    """The tags most often found together with this one, with how often."""
+    together = Counter(other for paper in tagged for other in paper.tags if other != tag_id)
+    return tuple((taxonomy.tags[t], n) for t, n in sorted(together.items(), key=lambda i: (-i[1], i[0]))[:8])
+
+
+def _venue_theme_matrix(catalogue: Catalogue) -> tuple:
+    """Rows of (theme, counts per venue in the venues' order)."""
+    venues = catalogue.venues
+    rows = []
+    for theme in catalogue.taxonomy.themes.values():
+        per_venue = Counter(p.venue for p in catalogue.papers_in_theme(theme.id))
+        rows.append((theme, tuple(per_venue.get(v, 0) for v in venues)))
+    return (tuple(venues), tuple(rows))
 
 
 def _is_author_page(path: str) -> bool:
