@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .model import Paper, Venue
@@ -30,6 +31,7 @@ def cite_key(paper: Paper) -> str:
     return f"{paper.venue.name.lower()}{paper.venue.year}:{paper.slug}"
 
 
+@functools.lru_cache(maxsize=65536)
 def bibtex(paper: Paper) -> str:
     """An @inproceedings entry; the title is braced so BibTeX styles keep its capitals."""
     fields = [("title", "{" + _title(paper.title) + "}"),
@@ -44,6 +46,11 @@ def bibtex(paper: Paper) -> str:
         fields.append(("note", r"Code: \url{" + paper.code + "}"))
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields if value)
     return f"@inproceedings{{{cite_key(paper)},\n{body}\n}}\n"
+
+
+def bibtex_file(papers: tuple[Paper, ...]) -> str:
+    """Every entry, in catalogue order, each made once and remembered."""
+    return "\n".join(bibtex(paper) for paper in papers)
 
 
 def _title(title: str) -> str:

@@ -24,6 +24,7 @@ class SiteConfig:
     search: bool = True
     drafts: bool = False
     social_images: bool = True
+    site_files: bool = True  # feeds, papers.bib, sitemap, robots.txt, _redirects: not in watch previews
     noindex: bool = False  # deploy previews: tell search engines to stay away
     cache_dir: Path | None = PROJECT_ROOT / ".cache"
     ledger: Path | None = None  # published-urls.txt; None: no check (tests, scratch sites)

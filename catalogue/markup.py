@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 
@@ -69,6 +70,7 @@ def _balanced(tex: str) -> bool:
     return depth == 0
 
 
+@functools.lru_cache(maxsize=65536)
 def plain_text(text: str) -> str:
     """A readable plain-text version of Markdown with math: for descriptions and excerpts."""
     text = MATH.sub(lambda m: _readable_tex(m.group(0).strip("$")), text)
@@ -89,6 +91,7 @@ def _readable_tex(tex: str) -> str:
     return re.sub(r"[{}]|\^|_", "", tex).strip()
 
 
+@functools.lru_cache(maxsize=65536)
 def excerpt(text: str, limit: int = 200) -> str:
     """The start of the plain text, cut at a word boundary."""
     plain = plain_text(text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -222,6 +223,7 @@ class Catalogue:
         return self._by_author
 
 
+@functools.lru_cache(maxsize=None)
 def author_slug(name: str) -> str:
     """`Sean O'Brien` → `sean-o-brien`; `Gizem Yüce` → `gizem-yuce`."""
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()

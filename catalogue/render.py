@@ -17,7 +17,7 @@ import jinja2.meta
 import markupsafe
 
 from .config import SiteConfig
-from .cite import bibtex, conference
+from .cite import bibtex, bibtex_file, conference
 from .markup import Markup, excerpt, plain_text
 from .social import VERSION as SOCIAL_VERSION
 from .social import social_image
@@ -91,7 +91,8 @@ class SiteRenderer:
         self.env = make_environment(config)
         self.env.globals.update(
             title_html=lambda item: self.markup.inline(item if isinstance(item, str) else item.title),
-            plain=plain_text, excerpt=excerpt, bibtex=bibtex, conference=conference, author_slug=author_slug,
+            plain=plain_text, excerpt=excerpt, bibtex=bibtex, bibtex_file=bibtex_file,
+            conference=conference, author_slug=author_slug,
             asset=lambda name: config.base_path + self._assets.get(name, f"static/{name}"))
         self._assets: dict[str, str] = {}
         self._ledger_cache: tuple[tuple, dict[str, int]] = ((None,), {})
@@ -99,6 +100,7 @@ class SiteRenderer:
         self._written: dict[str, tuple] = {}
         self._groups: dict[str, tuple[tuple[Page, ...], tuple]] = {}
         self._pending_groups: dict[str, tuple[tuple[Page, ...], tuple]] = {}
+        self._group_files: dict[str, tuple] = {}
         self._shared_context: dict[str, Any] = {}
         self._shared: tuple = ()
         self._template_refs: dict[str, tuple[str, frozenset[str]]] = {}
@@ -138,7 +140,7 @@ class SiteRenderer:
         write_assets(assets, out_dir / ASSETS_DIR)
         sync_static(self.config.static_dir, out_dir / "static")
         self._report_failed_math(report)
-        return RenderResult(sum(f.endswith(".html") for f in planned), [f for f, _, _ in writes],
+        return RenderResult(self._html_pages, [f for f, _, _ in writes],
                             removed, published, len(planned))
 
     def _render_group(self, group_id: str, pages: tuple[Page, ...], shared: tuple,
@@ -173,23 +175,36 @@ class SiteRenderer:
         return removed
 
     def _check_plan(self, groups: list[tuple[str, tuple[Page, ...]]]) -> tuple[set[str], set[str]]:
-        """No two pages may share a file, and no published URL may vanish (the ledger)."""
-        files: dict[str, Page] = {}
+        """No two pages may share a file, and no published URL may vanish (the ledger).
+
+        Each group's files are remembered with its pages, so a rebuild only unites sets."""
+        summaries = []
+        for group_id, pages in groups:
+            cached = self._group_files.get(group_id)
+            if cached is None or cached[0] is not pages:
+                files = frozenset(page.file for page in pages)
+                published = frozenset("/" + page.path for page in pages if _is_published(page.path))
+                cached = (pages, files, published, len(pages), sum(f.endswith(".html") for f in files))
+                self._group_files[group_id] = cached
+            summaries.append(cached)
+        self._group_files = {g: self._group_files[g] for g, _ in groups}
+        planned = set().union(*(summary[1] for summary in summaries))
+        published = set().union(*(summary[2] for summary in summaries))
+        self._html_pages = sum(summary[4] for summary in summaries)
         problems = []
-        for _, pages in groups:
-            for page in pages:
-                other = files.setdefault(page.file, page)
-                if other is not page:
-                    problems.append(Diagnostic("content", 0, f"two pages would both be /{page.path}",
-                                               "check content/redirects.txt and the papers' aliases"))
-        published = {"/" + path for path in (p.path for p in files.values())
-                     if path == "" or path.endswith("feed.xml") or (
-                         path.endswith("/") and "/page/" not in path and not _is_author_page(path))}
+        if len(planned) != sum(summary[3] for summary in summaries):
+            seen: set[str] = set()
+            for _, pages in groups:
+                for page in pages:
+                    if page.file in seen:
+                        problems.append(Diagnostic("content", 0, f"two pages would both be /{page.path}",
+                                                   "check content/redirects.txt and the papers' aliases"))
+                    seen.add(page.file)
         if self.config.ledger:
             problems += dropped(self._ledger(), published, self.config.ledger)
         if problems:
             raise ContentError(problems)
-        return set(files), published
+        return planned, published
 
     def _render(self, page: Page) -> bytes:
         if page.template == SOCIAL_IMAGE:
@@ -339,7 +354,7 @@ class Planner:
             self._group("papers", (catalogue.papers,), lambda: _paginated(
                 "papers/", "papers.html", "All papers", (("Papers", "papers/"),), catalogue.papers, {})),
             self._index("tags/", "tags.html", "Tags", tally),
-            self._group("venues/", (tally, *(catalogue.papers_in_theme(t) for t in taxonomy.themes)), lambda: (
+            self._group("venues/", (tally, tuple((p.venue, p.tags) for p in catalogue.papers)), lambda: (
                 Page("venues/", "venues.html", "Venues", (("Venues", "venues/"),),
                      {"counts": tally, "matrix": _venue_theme_matrix(catalogue)}),)),
             self._index("themes/", "themes.html", "Themes", tally),
@@ -365,11 +380,14 @@ class Planner:
             lists = tuple(catalogue.papers_with_tag(t) for t in theme.tags)
             in_theme = catalogue.papers_in_theme(theme.id)
             groups.append(self._group(f"theme:{theme.id}", (theme, lists, in_theme, taxonomy), lambda: (
-                self._theme_page(catalogue, theme),
-                _feed(f"themes/{theme.id}/feed.xml", f"{theme.title} · {self.config.title}",
-                      f"themes/{theme.id}/", in_theme))))
+                self._theme_page(catalogue, theme),)))
+            if self.config.site_files:
+                groups.append(self._group(f"theme-feed:{theme.id}", (theme, in_theme), lambda: (
+                    _feed(f"themes/{theme.id}/feed.xml", f"{theme.title} · {self.config.title}",
+                          f"themes/{theme.id}/", in_theme),)))
         groups += self._author_groups(catalogue)
-        groups += self._site_files(catalogue, groups)
+        if self.config.site_files:
+            groups += self._site_files(catalogue, groups)
         return groups
 
     def _author_groups(self, catalogue: Catalogue) -> list[tuple[str, tuple[Page, ...]]]:
@@ -488,6 +506,12 @@ def _venue_theme_matrix(catalogue: Catalogue) -> tuple:
         per_venue = Counter(p.venue for p in catalogue.papers_in_theme(theme.id))
         rows.append((theme, tuple(per_venue.get(v, 0) for v in venues)))
     return (tuple(venues), tuple(rows))
+
+
+def _is_published(path: str) -> bool:
+    """The addresses the ledger keeps: pages and feeds, not list pages 2, 3… nor author pages."""
+    return path == "" or path.endswith("feed.xml") or (
+        path.endswith("/") and "/page/" not in path and not _is_author_page(path))
 
 
 def _is_author_page(path: str) -> bool:

@@ -185,7 +185,7 @@ class SearchRefresher:
 def serve_and_watch(config: SiteConfig, host: str, port: int) -> int:
     """Serve `config.out_dir` (drafts included), rebuilding on every change, until Ctrl-C."""
     server = DevServer(config.out_dir, host, port)
-    config = replace(config, base_url=server.url, drafts=True)
+    config = replace(config, base_url=server.url, drafts=True, site_files=False)
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: serving on {host}: anyone who can reach this machine can read the site",
               file=sys.stderr)
