@@ -208,7 +208,7 @@ def test_watch_output_equals_a_clean_build(watch):
     (papers / "draft.md").write_text(paper("draft", "Half Done", extra="draft: true\n"))
     assert events.wait("reload")
     assert "Draft" in server.get("papers/draft/")[1]
-    config = replace(site.config(search=False, drafts=True, base_url=server.url,
+    config = replace(site.config(search=False, drafts=True, base_url=server.url, site_files=False,
                                  templates_dir=site.root / "templates", static_dir=site.root / "static"),
                      out_dir=site.root / "clean")
     Builder(config).rebuild(config.out_dir, Report())
