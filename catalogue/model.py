@@ -21,11 +21,11 @@ class Venue:
     year: int
     name: str
 
-    @property
+    @cached_property  # made once: lists of thousands of papers count by it
     def label(self) -> str:
         return f"{self.name} {self.year}"
 
-    @property
+    @cached_property
     def slug(self) -> str:
         return re.sub(r"[^a-z0-9]+", "-", self.label.lower()).strip("-")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 import os
 import shutil
 import sys
@@ -30,6 +31,8 @@ from .report import ContentError, Diagnostic, Report
 NAV_TEMPLATE = "_nav.html"
 ITEM_TEMPLATE = "_paper_item.html"
 FRAGMENTS = (NAV_TEMPLATE, ITEM_TEMPLATE)  # rendered from Python, so no template names them
+# Venue labels, not Venue objects: a string's hash is cached, a dataclass's is computed each time.
+_VENUE_LABEL, _LISTING = operator.attrgetter("venue.label"), operator.attrgetter("listing")
 SOCIAL_IMAGE = "social.png"  # drawn with Pillow, not a template
 FEED_LIMIT = 200
 AUTHORS_PER_PAGE = 500
@@ -354,7 +357,7 @@ class Planner:
             self._group("papers", (catalogue.papers,), lambda: _paginated(
                 "papers/", "papers.html", "All papers", (("Papers", "papers/"),), catalogue.papers, {})),
             self._index("tags/", "tags.html", "Tags", tally),
-            self._group("venues/", (tally, tuple((p.venue, p.tags) for p in catalogue.papers)), lambda: (
+            self._group("venues/", (tally, *(catalogue.papers_in_theme(t) for t in taxonomy.themes)), lambda: (
                 Page("venues/", "venues.html", "Venues", (("Venues", "venues/"),),
                      {"counts": tally, "matrix": _venue_theme_matrix(catalogue)}),)),
             self._index("themes/", "themes.html", "Themes", tally),
@@ -396,8 +399,12 @@ class Planner:
         groups = [self._group(f"authors:{letter}", (bucket,), lambda: [
             self._author_page(slug, papers) for slug, papers in sorted(bucket.items())])
             for letter, bucket in sorted(buckets.items())]
-        groups.append(self._group("authors", tuple(buckets.values()), lambda: _author_index(buckets)))
+        groups.append(self._group("authors", tuple(buckets.values()), lambda: _author_index(buckets, self._author_name)))
         return groups
+
+    def _author_name(self, slug: str, papers: list[Paper]) -> str:
+        """How the author's name is spelled on their first paper here."""
+        return self._author_page(slug, papers).context["name"]
 
     def _author_page(self, slug: str, papers: list[Paper]) -> Page:
         previous = self._author_memo.get(slug)
@@ -462,7 +469,8 @@ class Planner:
 
     def _theme_page(self, catalogue: Catalogue, theme: Theme) -> Page:
         taxonomy = catalogue.taxonomy
-        per_venue = Counter(p.venue for p in catalogue.papers_in_theme(theme.id))
+        labels = Counter(map(_VENUE_LABEL, catalogue.papers_in_theme(theme.id)))
+        per_venue = {venue: labels[venue.label] for venue in catalogue.venues if labels[venue.label]}
         groups = tuple((taxonomy.tags[t], tuple(p.listing for p in catalogue.papers_with_tag(t)[:THEME_GROUP_LIMIT]),
                         len(catalogue.papers_with_tag(t))) for t in theme.tags)
         return Page(f"themes/{theme.id}/", "theme.html", theme.title, (("Themes", "themes/"),), {
@@ -503,8 +511,8 @@ def _venue_theme_matrix(catalogue: Catalogue) -> tuple:
     venues = catalogue.venues
     rows = []
     for theme in catalogue.taxonomy.themes.values():
-        per_venue = Counter(p.venue for p in catalogue.papers_in_theme(theme.id))
-        rows.append((theme, tuple(per_venue.get(v, 0) for v in venues)))
+        per_venue = Counter(map(_VENUE_LABEL, catalogue.papers_in_theme(theme.id)))
+        rows.append((theme, tuple(per_venue.get(v.label, 0) for v in venues)))
     return (tuple(venues), tuple(rows))
 
 
@@ -519,10 +527,9 @@ def _is_author_page(path: str) -> bool:
     return path.startswith("authors/") and path != "authors/"
 
 
-def _author_index(buckets: dict[str, dict[str, list[Paper]]]) -> list[Page]:
+def _author_index(buckets: dict[str, dict[str, list[Paper]]], name_of) -> list[Page]:
     """Every author, by family name, with their number of papers, in pages of AUTHORS_PER_PAGE."""
-    names = {slug: next(a for a in papers[0].authors if author_slug(a) == slug)
-             for bucket in buckets.values() for slug, papers in bucket.items()}
+    names = {slug: name_of(slug, papers) for bucket in buckets.values() for slug, papers in bucket.items()}
     counts_of = {slug: len(papers) for bucket in buckets.values() for slug, papers in bucket.items()}
     order = sorted(names, key=lambda slug: (names[slug].split()[-1].casefold(), names[slug].casefold()))
     rows = [(names[slug], slug, counts_of[slug]) for slug in order]
@@ -550,7 +557,7 @@ def _neighbour(papers: list[Paper], index: int) -> tuple[str, str] | None:
 def _paginated(path: str, template: str, title: str, crumbs: tuple, papers: list[Paper],
                context: dict[str, Any]) -> list[Page]:
     """A list of papers as pages of PAGE_SIZE: `path`, `path/page/2/`, …"""
-    listings = [paper.listing for paper in papers]
+    listings = list(map(_LISTING, papers))
     chunks = [tuple(listings[i:i + PAGE_SIZE]) for i in range(0, len(listings), PAGE_SIZE)] or [()]
     pages = []
     for number, chunk in enumerate(chunks, start=1):
