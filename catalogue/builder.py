@@ -16,8 +16,10 @@ from .model import Catalogue
 from .render import RenderResult, SiteRenderer
 from .report import ContentError, Diagnostic, Report
 from .search import index_site
+from .similarity import SimilarityCache
 
 _STAGING_PREFIX = ".build-"
+SIMILARITY_INLINE_LIMIT = 200  # papers: up to here related papers take ~20 ms, so a rebuild waits for them
 MARKER = ".catalogue-site"  # marks a folder this tool built, and so may replace
 
 
@@ -30,22 +32,37 @@ class BuildResult:
 
 
 class Builder:
-    """Loads and renders, remembering both, so the next build only redoes what changed."""
+    """Loads and renders, remembering both, so the next build only redoes what changed.
 
-    def __init__(self, config: SiteConfig):
+    With `similarity_later`, a rebuild of a catalogue larger than `similarity_inline_limit`
+    renders with the related papers and map of the last computation instead of waiting seconds
+    for a new one; the caller refreshes them (watch mode).
+    """
+
+    def __init__(self, config: SiteConfig, similarity_later: bool = False):
         self.config = config
         self.loader = ContentLoader(config.content_dir)
         self.renderer = SiteRenderer(config)
+        self.similarity = SimilarityCache()
+        self.similarity_later = similarity_later
+        self.similarity_inline_limit = SIMILARITY_INLINE_LIMIT
+        self.catalogue: Catalogue | None = None  # the last one loaded
 
     def load(self, report: Report, changed: set[Path] | None = None) -> Catalogue:
-        return self.loader.load(report, drafts=self.config.drafts, changed=changed)
+        self.catalogue = self.loader.load(report, drafts=self.config.drafts, changed=changed)
+        return self.catalogue
 
     def rebuild(self, out_dir: Path, report: Report, changed: set[Path] | None = None) -> RenderResult:
         """Bring `out_dir` up to date in place; raises ContentError, leaving it as it was.
 
         `changed` names the files that may have changed (None: look at every file).
         """
-        return self.renderer.render(self.load(report, changed), out_dir, report)
+        return self.render(self.load(report, changed), out_dir, report)
+
+    def render(self, catalogue: Catalogue, out_dir: Path, report: Report) -> RenderResult:
+        later = self.similarity_later and len(catalogue.papers) > self.similarity_inline_limit
+        similarity = self.similarity.latest if later else self.similarity.current(catalogue)
+        return self.renderer.render(catalogue, out_dir, report, similarity)
 
 
 def build_site(config: SiteConfig, report: Report) -> BuildResult:
@@ -60,7 +77,7 @@ def build_site(config: SiteConfig, report: Report) -> BuildResult:
     _remove_leftovers(out_dir)
     staging = Path(tempfile.mkdtemp(prefix=f"{_STAGING_PREFIX}{out_dir.name}-", dir=out_dir.parent))
     try:
-        result = builder.renderer.render(catalogue, staging, report)
+        result = builder.render(catalogue, staging, report)
         (staging / MARKER).write_text("Built by build.py; replaced whole by the next build.\n")
         if config.search:
             index_site(staging)

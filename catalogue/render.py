@@ -24,9 +24,10 @@ from .social import VERSION as SOCIAL_VERSION
 from .social import social_image
 from collections import Counter
 
-from .model import Catalogue, Listing, Paper, Theme, author_slug
+from .model import Catalogue, Listing, Paper, Taxonomy, Theme, author_slug
 from .ledger import dropped, read_ledger
 from .report import ContentError, Diagnostic, Report
+from .similarity import NOTHING, Similarity
 
 NAV_TEMPLATE = "_nav.html"
 ITEM_TEMPLATE = "_paper_item.html"
@@ -38,6 +39,8 @@ FEED_LIMIT = 200
 AUTHORS_PER_PAGE = 500
 PAGE_SIZE = 100
 THEME_GROUP_LIMIT = 12
+EXPLORE_PAGES = ("papers/", "map/", "authors/", "reading-list/")  # linked at the top of the navigation
+HOME_MAP_POINTS = 400  # the home page's small map shows a sample: it must stay light at 50,000 papers
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,8 @@ class SiteRenderer:
         self._shared: tuple = ()
         self._template_refs: dict[str, tuple[str, frozenset[str]]] = {}
 
-    def render(self, catalogue: Catalogue, out_dir: Path, report: Report) -> RenderResult:
+    def render(self, catalogue: Catalogue, out_dir: Path, report: Report,
+               similarity: Similarity = NOTHING) -> RenderResult:
         """Write the pages whose inputs changed since the last call, delete vanished ones.
 
         Raises ContentError (naming the template line) if a template fails. A rebuild renders
@@ -116,7 +120,7 @@ class SiteRenderer:
         was; a first build (into an empty folder) writes as it goes, to keep memory flat.
         """
         self._pending_groups = {}
-        groups = self.planner.plan(catalogue)
+        groups = self.planner.plan(catalogue, similarity)
         planned, published = self._check_plan(groups)
         nav = navigation(catalogue)
         templates = {page.template for _, pages in groups for page in pages} | set(FRAGMENTS)
@@ -231,7 +235,7 @@ class SiteRenderer:
         if name == NAV_TEMPLATE:
             nav = context["nav"]
             targets = {f"themes/{t.id}/" for t in nav["themes"]} | {f"tags/{t.id}/" for t in nav["tags"]} \
-                | {f"venues/{v.slug}/" for v in nav["venues"]}
+                | {f"venues/{v.slug}/" for v in nav["venues"]} | set(EXPLORE_PAGES)
 
             def nav_html(current: str) -> markupsafe.Markup:
                 current = current if current in targets else ""
@@ -345,13 +349,18 @@ class Planner:
         self._paper_memo: dict[str, tuple[tuple, tuple[Page, ...]]] = {}
         self._author_memo: dict[str, tuple[list, Page]] = {}
 
-    def plan(self, catalogue: Catalogue) -> list[tuple[str, tuple[Page, ...]]]:
+    def plan(self, catalogue: Catalogue, similarity: Similarity = NOTHING) -> list[tuple[str, tuple[Page, ...]]]:
         taxonomy = catalogue.taxonomy
         tally = counts(catalogue)
+        listings = tuple(map(_LISTING, catalogue.papers))
         groups = [
-            self._group("home", (len(catalogue.papers), tally), lambda: (
+            self._group("home", (len(catalogue.papers), tally, similarity, taxonomy), lambda: (
                 Page("", "home.html", self.config.title,
-                     context={"paper_count": len(catalogue.papers), "counts": tally}),)),
+                     context={"paper_count": len(catalogue.papers), "counts": tally,
+                              "map": _home_map(similarity, taxonomy)}),)),
+            self._group("map/", (listings, similarity, taxonomy), lambda: (
+                Page("map/", "map.html", "Topic map", (("Topic map", "map/"),),
+                     {"map": _topic_map(listings, similarity, taxonomy)}),)),
             self._group("counts", (tally,), lambda: (
                 Page("counts.css", "counts.css", "Counts", context={"counts": tally}),)),
             self._group("papers", (catalogue.papers,), lambda: _paginated(
@@ -366,13 +375,14 @@ class Planner:
         ]
         if self.config.search:
             groups.append(self._index("search/", "search.html", "Search", None))
+        by_slug = catalogue.by_slug
         for venue in catalogue.venues:
             in_venue = catalogue.papers_in_venue(venue)
-            groups.append(self._group(f"papers:{venue.slug}", (in_venue, taxonomy),
-                                      lambda: self._paper_pages(catalogue, in_venue)))
-            groups.append(self._group(f"venue:{venue.slug}", (venue, in_venue), lambda: _paginated(
-                f"venues/{venue.slug}/", "venue.html", venue.label, (("Venues", "venues/"),),
-                in_venue, {"venue": venue})))
+            related = tuple(_related_of(p, similarity, by_slug) for p in in_venue)
+            groups.append(self._group(f"papers:{venue.slug}", (in_venue, taxonomy, related),
+                                      lambda: self._paper_pages(catalogue, in_venue, related)))
+            groups.append(self._group(f"venue:{venue.slug}", (venue, in_venue, taxonomy), lambda: _venue_pages(
+                venue, in_venue, taxonomy)))
         for tag in taxonomy.tags.values():
             tagged = catalogue.papers_with_tag(tag.id)
             themes = tuple(t for t in taxonomy.themes.values() if tag.id in t.tags)
@@ -454,15 +464,16 @@ class Planner:
         return self._group(path, (tally,), lambda: (
             Page(path, template, title, ((title, path),), {"counts": tally}),))
 
-    def _paper_pages(self, catalogue: Catalogue, in_venue: list[Paper]) -> list[Page]:
-        """A venue's paper pages; each remade only if it, its neighbours or the taxonomy changed."""
+    def _paper_pages(self, catalogue: Catalogue, in_venue: list[Paper], related: tuple) -> list[Page]:
+        """A venue's paper pages; each remade only if it, its neighbours, its related papers
+        or the taxonomy changed."""
         pages = []
         for index, paper in enumerate(in_venue):
             inputs = (paper, _neighbour(in_venue, index - 1), _neighbour(in_venue, index + 1),
-                      catalogue.taxonomy)
+                      catalogue.taxonomy, related[index])
             previous = self._paper_memo.get(paper.slug)
             if previous is None or previous[0] != inputs:
-                previous = (inputs, _paper_page(catalogue, paper, inputs[1], inputs[2], self.config))
+                previous = (inputs, _paper_page(catalogue, paper, inputs[1], inputs[2], inputs[4], self.config))
                 self._paper_memo[paper.slug] = previous
             pages += previous[1]
         return pages
@@ -479,7 +490,7 @@ class Planner:
             "per_venue": tuple(sorted(per_venue.items(), reverse=True))})
 
 
-def _paper_page(catalogue: Catalogue, paper: Paper, previous, next,
+def _paper_page(catalogue: Catalogue, paper: Paper, previous, next, related: tuple,
                 config: SiteConfig) -> tuple[Page, ...]:
     """A paper's page, its citation file, its preview image, and a redirect for each earlier slug."""
     venue = paper.venue
@@ -490,7 +501,7 @@ def _paper_page(catalogue: Catalogue, paper: Paper, previous, next,
                 (("Venues", "venues/"), (venue.label, f"venues/{venue.slug}/")), {
                     "paper": paper, "paper_tags": tags, "image": image,
                     "themes": tuple(catalogue.themes_of(paper)),
-                    "previous": previous, "next": next})
+                    "previous": previous, "next": next, "related": related})
     extras = [Page(f"papers/{paper.slug}/cite.bib", "cite.bib", title, context={"paper": paper})]
     if image:
         extras.append(Page(image, SOCIAL_IMAGE, title, context={
@@ -498,6 +509,66 @@ def _paper_page(catalogue: Catalogue, paper: Paper, previous, next,
     redirects = tuple(Page(f"papers/{alias}/", "redirect.html", title,
                            context={"target": f"papers/{paper.slug}/"}) for alias in paper.aliases)
     return (page, *extras, *redirects)
+
+
+def _related_of(paper: Paper, similarity: Similarity, by_slug: dict[str, Paper]) -> tuple:
+    """(listing, reason) of each related paper still in the catalogue (watch mode may be a step behind)."""
+    return tuple((by_slug[r.slug].listing, r) for r in similarity.related.get(paper.slug, ()) if r.slug in by_slug)
+
+
+def _primary_themes(taxonomy: Taxonomy):
+    """tags → the theme holding most of them (the earlier theme on a tie), or None; remembered per tag set."""
+    memo: dict[tuple[str, ...], Theme | None] = {}
+
+    def primary(tags: tuple[str, ...]) -> Theme | None:
+        if tags not in memo:
+            held = [(len(set(t.tags) & set(tags)), -order, t) for order, t in enumerate(taxonomy.themes.values())]
+            best = max(held, key=lambda item: item[:2], default=(0, 0, None))
+            memo[tags] = best[2] if best[0] else None
+        return memo[tags]
+    return primary
+
+
+def _topic_map(listings: tuple[Listing, ...], similarity: Similarity, taxonomy: Taxonomy) -> dict[str, Any]:
+    """Every placed paper as (listing, theme, x, y), and the themes in the legend with counts."""
+    primary = _primary_themes(taxonomy)
+    points = tuple((listing, primary(listing.tags), *similarity.positions[listing.slug])
+                   for listing in listings if listing.slug in similarity.positions)
+    legend = Counter(theme for _, theme, _, _ in points)
+    return {"points": points, "legend": tuple((t, legend[t]) for t in (*taxonomy.themes.values(), None) if legend[t]),
+            "themes": tuple(taxonomy.themes)}
+
+
+def _home_map(similarity: Similarity, taxonomy: Taxonomy) -> dict[str, Any]:
+    """An evenly spread sample of at most HOME_MAP_POINTS points: (theme, x, y)."""
+    slugs = sorted(similarity.positions)
+    step = max(1, -(-len(slugs) // HOME_MAP_POINTS))
+    primary = _primary_themes(taxonomy)
+    return {"points": tuple((primary(similarity.tags[s]), *similarity.positions[s])
+                            for s in slugs[::step]),
+            "themes": tuple(taxonomy.themes)}
+
+
+def _venue_pages(venue, papers: list[Paper], taxonomy: Taxonomy) -> list[Page]:
+    """A venue's papers grouped by their main theme (in the taxonomy's order), in pages."""
+    themes = list(taxonomy.themes.values())
+    theme_of = _primary_themes(taxonomy)
+    primary = {p.slug: theme_of(p.tags) for p in papers}
+    ordered = sorted(papers, key=lambda p: (themes.index(primary[p.slug]) if primary[p.slug] else len(themes),
+                                            p.sort_key))
+    sizes = Counter(primary.values())
+    pages = _paginated(f"venues/{venue.slug}/", "venue.html", venue.label, (("Venues", "venues/"),),
+                       ordered, {"venue": venue,
+                                 "theme_counts": tuple((t, sizes[t]) for t in (*themes, None) if sizes[t])})
+    for page in pages:
+        sections: list[tuple[Theme | None, list[Listing]]] = []
+        for listing in page.context["papers"]:
+            theme = primary[listing.slug]
+            if not sections or sections[-1][0] != theme:
+                sections.append((theme, []))
+            sections[-1][1].append(listing)
+        page.context["sections"] = tuple((theme, sizes[theme], tuple(items)) for theme, items in sections)
+    return pages
 
 
 def _related_tags(tag_id: str, tagged: list[Paper], taxonomy) -> tuple:

@@ -50,7 +50,7 @@ class Watcher:
 
     def __init__(self, config: SiteConfig, server: DevServer, log=print):
         self.config, self.server, self.log = config, server, log
-        self.builder = Builder(config)
+        self.builder = Builder(config, similarity_later=True)
         self.out_dir = config.out_dir
         self.rebuilds = 0
         self._last_event = 0.0
@@ -58,6 +58,7 @@ class Watcher:
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self.search = SearchRefresher(config.out_dir, server, log)
+        self.similarity = SimilarityRefresher(self, log)
         self._stop = threading.Event()
         self._observer = Observer()
 
@@ -77,6 +78,7 @@ class Watcher:
         self._stop.set()
         self._wake.set()
         self.search.stop()
+        self.similarity.stop()
         self._observer.stop()
         self._observer.join(timeout=5)
 
@@ -110,7 +112,10 @@ class Watcher:
             self.rebuild(changed)
 
     def rebuild(self, changed: set[Path] | None = None) -> bool:
-        """Rebuild in place; on failure show the errors and keep the last good pages."""
+        """Rebuild in place; on failure show the errors and keep the last good pages.
+
+        Related papers and the map come from the last similarity computation; if the papers'
+        words or tags changed, a new one starts in the background and rebuilds when done."""
         started = time.perf_counter()
         report = Report()
         try:
@@ -122,11 +127,13 @@ class Watcher:
         finally:
             self.rebuilds += 1
         self.server.show_errors([])
-        self.server.reload()
+        if changed != set() or result.written or result.removed:  # set(): only similarity moved
+            self.server.reload()
         took = (time.perf_counter() - started) * 1000
         self.log(f"rebuilt in {took:.0f} ms: {len(result.written)} page(s) written, "
                  f"{len(result.removed)} removed" + "".join(f"\n  {w}" for w in map(str, report.warnings)))
-        if self.config.search:
+        self.similarity.schedule(self.builder)
+        if self.config.search and (result.written or result.removed or changed != set()):
             self.search.schedule()
         return True
 
@@ -180,6 +187,44 @@ class SearchRefresher:
             return
         self.log(f"search index refreshed in {time.perf_counter() - started:.1f} s")
         self.server.reload("search")
+
+
+class SimilarityRefresher:
+    """Recomputes related papers and the map in a thread of its own (seconds at 10,000 papers),
+    then asks the watcher for a rebuild, which rewrites just the pages whose lists moved."""
+
+    def __init__(self, watcher: Watcher, log):
+        self.watcher, self.log = watcher, log
+        self._job: tuple | None = None
+        self._stopping = False
+        self._changed = threading.Condition()
+        threading.Thread(target=self._run, daemon=True, name="similarity").start()
+
+    def schedule(self, builder: Builder) -> None:
+        """Refresh for the builder's last catalogue, if its stored result is not for it."""
+        signature = builder.similarity.stale(builder.catalogue)
+        if signature is not None:
+            with self._changed:
+                self._job = (builder, builder.catalogue, signature)
+                self._changed.notify()
+
+    def stop(self) -> None:
+        with self._changed:
+            self._stopping = True
+            self._changed.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._changed:
+                while not self._stopping and self._job is None:
+                    self._changed.wait()
+                if self._stopping:
+                    return
+                (builder, catalogue, signature), self._job = self._job, None
+            result = builder.similarity.refresh(catalogue, signature)
+            if result.seconds > 0.5:
+                self.log(f"related papers and map recomputed in {result.seconds:.1f} s")
+            self.watcher.changed([])  # an empty change: re-render with the new result
 
 
 def serve_and_watch(config: SiteConfig, host: str, port: int) -> int:

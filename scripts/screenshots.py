@@ -21,7 +21,8 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = [("home", "", "light"), ("paper", "papers/longrope/", "light"),
-         ("paper-dark", "papers/samba/", "dark"), ("search", "search/?q=kv%20cache", "light")]
+         ("paper-dark", "papers/samba/", "dark"), ("search", "search/?q=kv%20cache", "light"),
+         ("map", "map/", "light"), ("map-dark", "map/", "dark"), ("venue", "venues/icml-2024/", "light")]
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):

@@ -135,7 +135,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
 def test_cli_builds_and_prints_one_summary_line(small_site):
     done = run_cli("--content", str(small_site.content), "--out", str(small_site.site), "--no-search")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("Built 24 pages (3 papers; 40 files with feeds, citations and images) into ")
+    assert done.stdout.startswith("Built 25 pages (3 papers; 41 files with feeds, citations and images) into ")
 
 
 def test_cli_prints_each_error_as_path_line_and_exits_non_zero(small_site):
@@ -195,3 +195,31 @@ def test_authors_have_pages_with_their_papers_and_coauthors(built):
     assert '<a href="/authors/alan-turing/">Alan Turing</a>' in html
     index = (site / "authors/index.html").read_text()
     assert index.index("Ada Lovelace") < index.index("Alan Turing")  # by family name
+
+
+def test_paper_pages_show_related_papers_and_why(built):
+    html = (built[0].site / "papers/rocketkv/index.html").read_text()
+    related = html[html.index('id="related"'):html.index('id="cite"')]
+    assert related.index('href="/papers/icv/"') > 0 and 'href="/papers/samba/"' in related
+    assert "Shares tag: Sparse attention" in related  # samba, by its one shared tag
+    assert 'href="#related"' in html  # listed under "On this page"
+
+
+def test_topic_map_links_every_paper_and_home_shows_a_small_one(built):
+    site, _ = built
+    html = (site.site / "map/index.html").read_text()
+    points = re.findall(r'<a href="/papers/([a-z-]+)/" aria-label="[^"]+"><circle class="(m\d)"', html)
+    assert sorted(points) == [("icv", "m0"), ("rocketkv", "m0"), ("samba", "m1")]  # by main theme
+    assert html.count("<circle") == 3 and "<title>Samba: Simple Hybrid State Space Models · ICLR 2025</title>" in html
+    assert '<li class="m0"><a href="/themes/efficient-inference/">Efficient inference</a> <span class="count">2</span>' in html
+    home = (site.site / "index.html").read_text()
+    assert home.count("<circle") == 3 and 'class="mini-map" href="/map/"' in home
+
+
+def test_venue_pages_group_papers_by_their_main_theme(small_site):
+    small_site.write("content/papers/demos.md", paper("demos", "Choosing Demonstrations", tags="[in-context-learning]"))
+    build_site(small_site.config(search=False), Report())
+    html = (small_site.site / "venues/icml-2024/index.html").read_text()
+    efficient, icl = html.index('<h2 id="efficient-inference">'), html.index('<h2 id="icl">')
+    assert efficient < html.index("In-context Vectors", efficient) < html.index("RocketKV", efficient) < icl
+    assert html.index("Choosing Demonstrations") > icl  # in-context vectors: one tag each way, the earlier theme wins

@@ -112,3 +112,16 @@ def test_reimporting_the_sources_changes_no_byte(tmp_path):
     result = import_lists(sources, content, content / "sources/metadata.tsv", Report())
     assert result.added == [] and len(result.skipped) == 76
     assert {p.name: p.read_bytes() for p in (content / "papers").iterdir()} == before
+
+
+def test_related_papers_are_on_topic(catalogue, site):
+    html = (site / "papers/longrope/index.html").read_text()
+    related = html[html.index('id="related"'):html.index('id="cite"')]
+    assert related.count("<li>") == 5 and "Shares tags: Positional encoding" in related
+    for page in (site / "papers").glob("*/index.html"):
+        assert page.read_text().count('<ol class="related-list">') == 1, page
+
+
+def test_topic_map_places_every_paper(site):
+    html = (site / "map/index.html").read_text()
+    assert len(set(re.findall(r'<a href="/papers/([a-z0-9-]+)/" aria-label', html))) == 76

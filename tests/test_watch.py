@@ -247,3 +247,54 @@ def test_no_kind_of_event_is_lost_when_two_come_at_once(tmp_path):
         assert server.next_events(seen) == ["reload"]
     finally:
         server.httpd.server_close()
+
+
+def test_related_papers_refreshed_in_the_background_end_as_a_clean_build(small_site):
+    """At scale, watch mode renders with the last related papers and refreshes them in a thread;
+    once it settles the output is the clean build's. Here the inline limit is lowered to 0."""
+    from catalogue.server import DevServer
+    from catalogue.watch import Watcher
+    root = small_site.root
+    config = small_site.config(search=False, drafts=True, site_files=False, out_dir=root / "out")
+    server = DevServer(config.out_dir, port=0)
+    config = replace(config, base_url=server.url)
+    lines: list[str] = []
+    watcher = Watcher(config, server, log=lines.append)
+    watcher.builder.similarity_inline_limit = 0
+    rocketkv = root / "out/papers/rocketkv/index.html"
+    try:
+        watcher.start()
+        assert wait_until(lambda: 'id="related"' in rocketkv.read_text())  # the first refresh
+        assert 'href="/papers/samba/"' in related_section(rocketkv)
+        edited = small_site.content / "papers/samba.md"
+        edited.write_text(paper("samba", "Samba", tags="[state-space-models]", body="Mamba and nothing else."))
+        watcher.changed([edited])
+        assert wait_until(lambda: 'href="/papers/samba/"' not in related_section(rocketkv)), lines
+        assert wait_until(lambda: watcher.builder.similarity.stale(watcher.builder.catalogue) is None)
+        time.sleep(0.3)  # the rebuild that follows the refresh
+        clean = replace(config, out_dir=root / "clean")
+        Builder(clean).rebuild(clean.out_dir, Report())
+        assert tree(root / "out") == tree(clean.out_dir)
+        assert not [line for line in lines if "failed" in line or "error" in line]
+    finally:
+        watcher.stop()
+        server.httpd.server_close()
+
+
+def related_section(page: Path) -> str:
+    html = page.read_text()
+    return html[html.index('id="related"'):html.index('id="cite"')]
+
+
+def wait_until(condition, timeout: float = 10) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def tree(folder: Path) -> dict[Path, bytes]:
+    return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*")
+            if p.is_file() and p.name != ".catalogue-site"}

@@ -1,0 +1,103 @@
+"""Related papers and the topic map: who resembles whom, why, and where each paper sits."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from catalogue.model import Paper, Venue
+from catalogue.similarity import RELATED_COUNT, Vocabulary, compute, terms
+
+TOPICS = {
+    "cache": ("kv-cache", "eviction budget quantised cache entries heads retained tokens decoding memory"),
+    "icl": ("in-context-learning", "demonstrations prompt examples induction heads meta-learning label tasks"),
+    "ssm": ("state-space-models", "recurrence selective scan mamba hidden state linear time convolution"),
+}
+
+
+def make(slug: str, body: str, tags: tuple[str, ...]) -> Paper:
+    return Paper(slug=slug, title=slug.title(), title_source="curated", venue=Venue(2024, "ICML"),
+                 tags=tags, body=body, path=Path(f"{slug}.md"))
+
+
+def topical(count: int, seed: int = 3) -> list[Paper]:
+    """`count` papers per topic, each abstract drawn from its topic's words plus common ones."""
+    rng = random.Random(seed)
+    common = "we propose a method that improves results on benchmarks with experiments".split()
+    papers = []
+    for topic, (tag, words) in TOPICS.items():
+        for number in range(count):
+            body = " ".join(rng.sample(words.split(), 6) + rng.sample(common, 4))
+            papers.append(make(f"{topic}-{number}", body, (tag,)))
+    return papers
+
+
+def test_terms_skip_math_links_commands_and_stop_words():
+    text = "We $\\alpha$-scale the \\textbf{KV} cache; see https://example.org/x and [code](https://a.b)."
+    assert terms(text) == ["scale", "cache", "see", "code"]
+
+
+def test_related_papers_share_the_topic_and_say_why():
+    papers = topical(6)
+    result = compute(papers)
+    for paper in papers:
+        related = result.related[paper.slug]
+        assert len(related) == RELATED_COUNT
+        topic = paper.slug.split("-")[0]
+        assert all(r.slug.split("-")[0] == topic for r in related), (paper.slug, related)
+        assert all(r.tags == paper.tags for r in related)  # one shared tag: words explain the rest
+        assert all(r.words and set(r.words) <= set(terms(paper.body)) for r in related)
+        assert paper.slug not in {r.slug for r in related}
+
+
+def test_papers_with_nothing_in_common_are_not_related():
+    papers = [make("alpha", "quantum chromodynamics lattice gluons", ("kv-cache",)),
+              make("beta", "medieval tapestry weaving guilds", ("in-context-learning",))]
+    assert compute(papers).related == {"alpha": (), "beta": ()}
+
+
+def test_shared_tags_are_the_reason_when_two_or_more_are_shared():
+    papers = [make("one", "sparse attention heads", ("kv-cache", "sparse-attention")),
+              make("two", "sparse attention kernels", ("kv-cache", "sparse-attention")),
+              make("three", "unrelated words entirely", ("in-context-learning",))]
+    (reason,) = compute(papers).related["one"]
+    assert reason.slug == "two" and reason.tags == ("kv-cache", "sparse-attention") and reason.words == ()
+
+
+def test_the_map_places_similar_papers_together():
+    papers = topical(8)
+    positions = compute(papers).positions
+    assert set(positions) == {p.slug for p in papers}
+    assert all(0 <= x <= 1 and 0 <= y <= 1 for x, y in positions.values())
+
+    def spread(group: list[str], other: list[str]) -> tuple[float, float]:
+        def distance(a: str, b: str) -> float:
+            (ax, ay), (bx, by) = positions[a], positions[b]
+            return ((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5
+        within = [distance(a, b) for a in group for b in group if a < b]
+        across = [distance(a, b) for a in group for b in other]
+        return sum(within) / len(within), sum(across) / len(across)
+
+    slugs = sorted(positions)
+    for topic in TOPICS:
+        group = [s for s in slugs if s.startswith(topic)]
+        within, across = spread(group, [s for s in slugs if s not in group])
+        assert within < across / 2, topic
+
+
+def test_the_result_does_not_depend_on_order_or_on_earlier_edits():
+    papers = topical(5)
+    fresh = compute(papers)
+    shuffled = list(reversed(papers))
+    assert compute(shuffled) == fresh
+    worn = Vocabulary()  # a vocabulary that met other words first, as in a long watch session
+    compute([make("zzz", "zebra yak xylophone eviction prompt", ("kv-cache",)), *topical(5, seed=9)], worn)
+    assert compute(papers, worn) == fresh
+
+
+def test_tiny_catalogues():
+    assert compute([]).related == {}
+    one = compute([make("solo", "alone", ("kv-cache",))])
+    assert one.related == {"solo": ()} and one.positions == {"solo": (0.5, 0.5)}
+    three = compute(topical(1))
+    assert len(set(three.positions.values())) == 3
