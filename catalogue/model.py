@@ -76,6 +76,13 @@ class Listing:
     tags: tuple[str, ...]
     draft: bool
 
+    def __hash__(self) -> int:  # lists and maps of thousands of papers look listings up: hash once
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash((self.slug, self.title, self.venue, self.authors, self.tags, self.draft))
+
 
 @dataclass(frozen=True)
 class Paper:
@@ -131,6 +138,8 @@ class Catalogue:
         self.papers = sorted(papers, key=_catalogue_order)
         self.taxonomy = taxonomy
         self.redirects: tuple[tuple[str, str], ...] = ()  # (old site path, new site path)
+        self.parent: Catalogue | None = None  # the catalogue this one was updated from, if any
+        self.changes: tuple[tuple[Paper | None, Paper | None], ...] = ()
         self._themes_of_tag: dict[str, tuple[str, ...]] = {}
         for theme in taxonomy.themes.values():
             for tag in theme.tags:
@@ -150,6 +159,13 @@ class Catalogue:
         change touches are shared with this catalogue, so later stages can tell at a glance."""
         copy = object.__new__(Catalogue)
         copy.taxonomy, copy._themes_of_tag, copy.redirects = self.taxonomy, self._themes_of_tag, self.redirects
+        copy.parent, copy.changes, self.parent = self, tuple(changes), None  # one step back is enough
+        if "by_slug" in self.__dict__:
+            copy.by_slug = dict(self.by_slug)
+            copy.by_slug.update((old.slug, None) for old, _ in changes if old)
+            copy.by_slug.update((new.slug, new) for _, new in changes if new)
+            for slug in [old.slug for old, _ in changes if old and copy.by_slug[old.slug] is None]:
+                del copy.by_slug[slug]
         copy.papers = list(self.papers)
         copy._by_venue, copy._by_tag, copy._by_theme = dict(self._by_venue), dict(self._by_tag), dict(self._by_theme)
         copy._by_author = dict(self._by_author)
@@ -197,6 +213,15 @@ class Catalogue:
             index[key] = papers
             copied.add(id(papers))
         return papers
+
+    def changes_since(self, earlier: Catalogue | None) -> tuple[tuple[Paper | None, Paper | None], ...] | None:
+        """The (old, new) changes that made this catalogue from `earlier` in at most one step;
+        None if it was not made from it, and the caller must look at everything."""
+        if self is earlier:
+            return ()
+        if earlier is not None and self.parent is earlier:
+            return self.changes
+        return None
 
     @property
     def venues(self) -> list[Venue]:

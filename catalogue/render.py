@@ -11,7 +11,7 @@ import sys
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import jinja2
 import jinja2.meta
@@ -24,14 +24,15 @@ from .social import VERSION as SOCIAL_VERSION
 from .social import social_image
 from collections import Counter
 
-from .model import Catalogue, Listing, Paper, Taxonomy, Theme, author_slug
+from .model import Catalogue, Listing, Paper, Taxonomy, Theme, Venue, author_slug
 from .ledger import dropped, read_ledger
 from .report import ContentError, Diagnostic, Report
 from .similarity import NOTHING, Similarity
 
 NAV_TEMPLATE = "_nav.html"
 ITEM_TEMPLATE = "_paper_item.html"
-FRAGMENTS = (NAV_TEMPLATE, ITEM_TEMPLATE)  # rendered from Python, so no template names them
+DOT_TEMPLATE = "_map_dot.html"
+FRAGMENTS = (NAV_TEMPLATE, ITEM_TEMPLATE, DOT_TEMPLATE)  # rendered from Python, so no template names them
 # Venue labels, not Venue objects: a string's hash is cached, a dataclass's is computed each time.
 _VENUE_LABEL, _LISTING = operator.attrgetter("venue.label"), operator.attrgetter("listing")
 SOCIAL_IMAGE = "social.png"  # drawn with Pillow, not a template
@@ -40,6 +41,7 @@ AUTHORS_PER_PAGE = 500
 PAGE_SIZE = 100
 THEME_GROUP_LIMIT = 12
 EXPLORE_PAGES = ("papers/", "map/", "authors/", "reading-list/")  # linked at the top of the navigation
+MAP_SIZE, HOME_MAP_SIZE = (1000, 620), (600, 300)  # SVG view boxes
 HOME_MAP_POINTS = 400  # the home page's small map shows a sample: it must stay light at 50,000 papers
 
 
@@ -133,7 +135,8 @@ class SiteRenderer:
             self._shared_context = {"nav": nav, "tags": catalogue.taxonomy.tags,
                                     "nav_html": self._fragment_cache(NAV_TEMPLATE, nav=nav),
                                     "paper_item": self._fragment_cache(ITEM_TEMPLATE,
-                                                                       tags=catalogue.taxonomy.tags)}
+                                                                       tags=catalogue.taxonomy.tags),
+                                    "map_dots": self._fragment_cache(DOT_TEMPLATE)}
             self._shared = shared
         streaming = not self._written
         writes: list[tuple[str, bytes, tuple]] = []
@@ -244,6 +247,15 @@ class SiteRenderer:
                 return rendered[(current,)]
             return nav_html
 
+        if name == DOT_TEMPLATE:
+            def dots_html(points: tuple[MapPoint, ...], radius: float) -> markupsafe.Markup:
+                """A map's linked dots: each rendered once, a map of 10,000 then costs a join."""
+                for point in points:
+                    if (point, radius) not in rendered:
+                        rendered[(point, radius)] = template.render(point=point, radius=radius)
+                return markupsafe.Markup("".join([rendered[(point, radius)] for point in points]))
+            return dots_html
+
         def item_html(paper: Listing, show_venue: bool) -> markupsafe.Markup:
             if (paper, show_venue) not in rendered:
                 rendered[(paper, show_venue)] = markupsafe.Markup(
@@ -348,19 +360,25 @@ class Planner:
         self._memo: dict[str, tuple[tuple, tuple[Page, ...]]] = {}
         self._paper_memo: dict[str, tuple[tuple, tuple[Page, ...]]] = {}
         self._author_memo: dict[str, tuple[list, Page]] = {}
+        self._related = RelatedViews()
+        self._listings: tuple[Catalogue | None, tuple[Listing, ...]] = (None, ())
+        self._main_theme: MainTheme | None = None
+        self._geometry: tuple[tuple, dict[str, MapPoint]] = ((), {})
 
     def plan(self, catalogue: Catalogue, similarity: Similarity = NOTHING) -> list[tuple[str, tuple[Page, ...]]]:
         taxonomy = catalogue.taxonomy
         tally = counts(catalogue)
-        listings = tuple(map(_LISTING, catalogue.papers))
+        listings = self._all_listings(catalogue)
+        related = self._related.update(catalogue, similarity)
+        main_theme = self._main_theme_for(taxonomy)
         groups = [
             self._group("home", (len(catalogue.papers), tally, similarity, taxonomy), lambda: (
                 Page("", "home.html", self.config.title,
                      context={"paper_count": len(catalogue.papers), "counts": tally,
-                              "map": _home_map(similarity, taxonomy)}),)),
+                              "map": _home_map(similarity, main_theme)}),)),
             self._group("map/", (listings, similarity, taxonomy), lambda: (
                 Page("map/", "map.html", "Topic map", (("Topic map", "map/"),),
-                     {"map": _topic_map(listings, similarity, taxonomy)}),)),
+                     {"map": _topic_map(listings, self._map_geometry(similarity, main_theme), main_theme)}),)),
             self._group("counts", (tally,), lambda: (
                 Page("counts.css", "counts.css", "Counts", context={"counts": tally}),)),
             self._group("papers", (catalogue.papers,), lambda: _paginated(
@@ -375,14 +393,12 @@ class Planner:
         ]
         if self.config.search:
             groups.append(self._index("search/", "search.html", "Search", None))
-        by_slug = catalogue.by_slug
         for venue in catalogue.venues:
             in_venue = catalogue.papers_in_venue(venue)
-            related = tuple(_related_of(p, similarity, by_slug) for p in in_venue)
-            groups.append(self._group(f"papers:{venue.slug}", (in_venue, taxonomy, related),
-                                      lambda: self._paper_pages(catalogue, in_venue, related)))
+            groups.append(self._group(f"papers:{venue.slug}", (in_venue, taxonomy, related.version(venue)),
+                                      lambda: self._paper_pages(catalogue, in_venue, related.views)))
             groups.append(self._group(f"venue:{venue.slug}", (venue, in_venue, taxonomy), lambda: _venue_pages(
-                venue, in_venue, taxonomy)))
+                venue, in_venue, main_theme)))
         for tag in taxonomy.tags.values():
             tagged = catalogue.papers_with_tag(tag.id)
             themes = tuple(t for t in taxonomy.themes.values() if tag.id in t.tags)
@@ -464,13 +480,34 @@ class Planner:
         return self._group(path, (tally,), lambda: (
             Page(path, template, title, ((title, path),), {"counts": tally}),))
 
-    def _paper_pages(self, catalogue: Catalogue, in_venue: list[Paper], related: tuple) -> list[Page]:
+    def _main_theme_for(self, taxonomy: Taxonomy) -> MainTheme:
+        if self._main_theme is None or self._main_theme.taxonomy is not taxonomy:
+            self._main_theme = MainTheme(taxonomy)
+        return self._main_theme
+
+    def _map_geometry(self, similarity: Similarity, main_theme: MainTheme) -> dict[str, MapPoint]:
+        """The topic map's dots, placed again only when the similarity or the taxonomy changed."""
+        if self._geometry[0] != (similarity, main_theme):
+            self._geometry = ((similarity, main_theme), _geometry(similarity, main_theme, MAP_SIZE))
+        return self._geometry[1]
+
+    def _all_listings(self, catalogue: Catalogue) -> tuple[Listing, ...]:
+        """Every paper's listing, in catalogue order: the same tuple while no edit changes one."""
+        earlier, listings = self._listings
+        changes = catalogue.changes_since(earlier)
+        if changes is None or any(old is None or new is None or old.listing != new.listing
+                                  for old, new in changes):
+            listings = tuple(map(_LISTING, catalogue.papers))
+        self._listings = (catalogue, listings)
+        return listings
+
+    def _paper_pages(self, catalogue: Catalogue, in_venue: list[Paper], related: dict[str, tuple]) -> list[Page]:
         """A venue's paper pages; each remade only if it, its neighbours, its related papers
         or the taxonomy changed."""
         pages = []
         for index, paper in enumerate(in_venue):
             inputs = (paper, _neighbour(in_venue, index - 1), _neighbour(in_venue, index + 1),
-                      catalogue.taxonomy, related[index])
+                      catalogue.taxonomy, related.get(paper.slug, ()))
             previous = self._paper_memo.get(paper.slug)
             if previous is None or previous[0] != inputs:
                 previous = (inputs, _paper_page(catalogue, paper, inputs[1], inputs[2], inputs[4], self.config))
@@ -511,64 +548,143 @@ def _paper_page(catalogue: Catalogue, paper: Paper, previous, next, related: tup
     return (page, *extras, *redirects)
 
 
+class RelatedViews:
+    """Each paper's related papers as its page shows them: (listing, reason) pairs. After an
+    edit only the papers it touches, and those whose lists show them, are looked at again, and
+    each venue holding a changed list gets a new version, which is what its pages are planned by."""
+
+    def __init__(self) -> None:
+        self.views: dict[str, tuple] = {}
+        self._for: tuple[Catalogue | None, Similarity | None] = (None, None)
+        self._versions: dict[Venue, int] = {}
+        self._counter = 0
+
+    def version(self, venue) -> int:
+        return self._versions.get(venue, 0)
+
+    def update(self, catalogue: Catalogue, similarity: Similarity) -> RelatedViews:
+        earlier, earlier_similarity = self._for
+        changes = catalogue.changes_since(earlier)
+        by_slug = catalogue.by_slug
+        self._counter += 1
+        if changes is None:
+            self.views = {p.slug: _related_of(p, similarity, by_slug) for p in catalogue.papers}
+            self._versions = dict.fromkeys(catalogue.venues, self._counter)
+        else:
+            touched = {paper.slug for change in changes for paper in change if paper}
+            if similarity is not earlier_similarity:  # a new computation: look up what it moved
+                old = earlier_similarity.related if earlier_similarity else {}
+                touched.update(s for s, related in similarity.related.items() if old.get(s) != related)
+                touched.update(s for s in old if s not in similarity.related)
+            listed_by = similarity.listed_by
+            for slug in touched.union(*(listed_by.get(t, ()) for t in touched)):
+                self._refresh(by_slug.get(slug), slug, similarity, by_slug)
+        self._for = (catalogue, similarity)
+        return self
+
+    def _refresh(self, paper: Paper | None, slug: str, similarity: Similarity, by_slug: dict[str, Paper]) -> None:
+        view = _related_of(paper, similarity, by_slug) if paper else None
+        if self.views.get(slug) != view:
+            if paper:
+                self.views[slug] = view
+                self._versions[paper.venue] = self._counter
+            else:
+                self.views.pop(slug, None)
+
+
 def _related_of(paper: Paper, similarity: Similarity, by_slug: dict[str, Paper]) -> tuple:
     """(listing, reason) of each related paper still in the catalogue (watch mode may be a step behind)."""
     return tuple((by_slug[r.slug].listing, r) for r in similarity.related.get(paper.slug, ()) if r.slug in by_slug)
 
 
-def _primary_themes(taxonomy: Taxonomy):
-    """tags → the theme holding most of them (the earlier theme on a tie), or None; remembered per tag set."""
-    memo: dict[tuple[str, ...], Theme | None] = {}
+class MainTheme:
+    """A paper's main theme: the one holding most of its tags (the earlier one on a tie), or
+    None; and the colour class the maps give it. Remembered per set of tags."""
 
-    def primary(tags: tuple[str, ...]) -> Theme | None:
-        if tags not in memo:
-            held = [(len(set(t.tags) & set(tags)), -order, t) for order, t in enumerate(taxonomy.themes.values())]
-            best = max(held, key=lambda item: item[:2], default=(0, 0, None))
-            memo[tags] = best[2] if best[0] else None
-        return memo[tags]
-    return primary
+    def __init__(self, taxonomy: Taxonomy):
+        self.taxonomy = taxonomy
+        self.themes = list(taxonomy.themes.values())
+        self._holders: dict[str, list[int]] = {}
+        for index, theme in enumerate(self.themes):
+            for tag in theme.tags:
+                self._holders.setdefault(tag, []).append(index)
+        self._memo: dict[tuple[str, ...], int | None] = {}
+
+    def index(self, tags: tuple[str, ...]) -> int | None:
+        if tags not in self._memo:
+            held = Counter(i for tag in tags for i in self._holders.get(tag, ()))
+            self._memo[tags] = min(held, key=lambda i: (-held[i], i)) if held else None
+        return self._memo[tags]
+
+    def __call__(self, tags: tuple[str, ...]) -> Theme | None:
+        index = self.index(tags)
+        return None if index is None else self.themes[index]
+
+    def colour(self, tags: tuple[str, ...]) -> str:
+        """m0…m8 by the theme's place in the taxonomy (the palette has nine), m9 for none."""
+        index = self.index(tags)
+        return "m9" if index is None else f"m{index % 9}"
 
 
-def _topic_map(listings: tuple[Listing, ...], similarity: Similarity, taxonomy: Taxonomy) -> dict[str, Any]:
-    """Every placed paper as (listing, theme, x, y), and the themes in the legend with counts."""
-    primary = _primary_themes(taxonomy)
-    points = tuple((listing, primary(listing.tags), *similarity.positions[listing.slug])
-                   for listing in listings if listing.slug in similarity.positions)
-    legend = Counter(theme for _, theme, _, _ in points)
-    return {"points": points, "legend": tuple((t, legend[t]) for t in (*taxonomy.themes.values(), None) if legend[t]),
-            "themes": tuple(taxonomy.themes)}
+class MapPoint(NamedTuple):
+    """A dot on a topic map, in the SVG's coordinates, coloured by its theme's class."""
+
+    x: float
+    y: float
+    colour: str
+    listing: Listing | None = None  # the small map on the home page has no links
 
 
-def _home_map(similarity: Similarity, taxonomy: Taxonomy) -> dict[str, Any]:
-    """An evenly spread sample of at most HOME_MAP_POINTS points: (theme, x, y)."""
+def _geometry(similarity: Similarity, main_theme: MainTheme, size: tuple[int, int],
+              slugs: list[str] | None = None, margin: int = 16) -> dict[str, MapPoint]:
+    """Each placed paper's dot (or those of `slugs`) in a `size` SVG, y pointing up, without its listing."""
+    width, height = size[0] - 2 * margin, size[1] - 2 * margin
+    positions = similarity.positions
+    return {slug: MapPoint(round(margin + positions[slug][0] * width, 1),
+                           round(margin + (1 - positions[slug][1]) * height, 1),
+                           main_theme.colour(similarity.tags[slug]))
+            for slug in (positions if slugs is None else slugs)}
+
+
+def _topic_map(listings: tuple[Listing, ...], geometry: dict[str, MapPoint], main_theme: MainTheme) -> dict[str, Any]:
+    """Every placed paper as a linked dot, and the legend: (theme or None, colour, papers)."""
+    points = tuple(geometry[listing.slug]._replace(listing=listing)
+                   for listing in listings if listing.slug in geometry)
+    legend = Counter(main_theme.index(point.listing.tags) for point in points)
+    radius = 7 if len(points) <= 500 else 4 if len(points) <= 3000 else 2.5
+    return {"points": points, "size": MAP_SIZE, "radius": radius,
+            "legend": tuple((main_theme.themes[i] if i is not None else None, f"m{i % 9}" if i is not None else "m9",
+                             legend[i]) for i in (*range(len(main_theme.themes)), None) if legend[i])}
+
+
+def _home_map(similarity: Similarity, main_theme: MainTheme) -> dict[str, Any]:
+    """An evenly spread sample of at most HOME_MAP_POINTS dots, without links."""
     slugs = sorted(similarity.positions)
-    step = max(1, -(-len(slugs) // HOME_MAP_POINTS))
-    primary = _primary_themes(taxonomy)
-    return {"points": tuple((primary(similarity.tags[s]), *similarity.positions[s])
-                            for s in slugs[::step]),
-            "themes": tuple(taxonomy.themes)}
+    sample = slugs[::max(1, -(-len(slugs) // HOME_MAP_POINTS))]
+    geometry = _geometry(similarity, main_theme, HOME_MAP_SIZE, sample)
+    return {"points": tuple(geometry[slug] for slug in sample), "size": HOME_MAP_SIZE, "radius": 4}
 
 
-def _venue_pages(venue, papers: list[Paper], taxonomy: Taxonomy) -> list[Page]:
+def _venue_pages(venue, papers: list[Paper], main_theme: MainTheme) -> list[Page]:
     """A venue's papers grouped by their main theme (in the taxonomy's order), in pages."""
-    themes = list(taxonomy.themes.values())
-    theme_of = _primary_themes(taxonomy)
-    primary = {p.slug: theme_of(p.tags) for p in papers}
-    ordered = sorted(papers, key=lambda p: (themes.index(primary[p.slug]) if primary[p.slug] else len(themes),
-                                            p.sort_key))
-    sizes = Counter(primary.values())
-    pages = _paginated(f"venues/{venue.slug}/", "venue.html", venue.label, (("Venues", "venues/"),),
-                       ordered, {"venue": venue,
-                                 "theme_counts": tuple((t, sizes[t]) for t in (*themes, None) if sizes[t])})
+    last = len(main_theme.themes)
+    ordered = sorted(papers, key=lambda p: (_or(main_theme.index(p.tags), last), p.sort_key))
+    sizes = Counter(main_theme(p.tags) for p in papers)
+    pages = _paginated(f"venues/{venue.slug}/", "venue.html", venue.label, (("Venues", "venues/"),), ordered,
+                       {"venue": venue})
     for page in pages:
         sections: list[tuple[Theme | None, list[Listing]]] = []
         for listing in page.context["papers"]:
-            theme = primary[listing.slug]
+            theme = main_theme(listing.tags)
             if not sections or sections[-1][0] != theme:
                 sections.append((theme, []))
             sections[-1][1].append(listing)
         page.context["sections"] = tuple((theme, sizes[theme], tuple(items)) for theme, items in sections)
     return pages
+
+
+def _or(value: int | None, default: int) -> int:
+    return default if value is None else value
 
 
 def _related_tags(tag_id: str, tagged: list[Paper], taxonomy) -> tuple:

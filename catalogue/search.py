@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -14,8 +15,9 @@ class SearchIndexError(Exception):
     """Pagefind failed; carries what it printed."""
 
 
-def index_site(site_dir: Path) -> None:
-    """Run the Pagefind binary (from `pagefind[bin]`) over `site_dir`.
+def index_site(site_dir: Path, background: bool = False) -> None:
+    """Run the Pagefind binary (from `pagefind[bin]`) over `site_dir`; `background` runs it
+    at low priority, so that it never slows the rebuilds of watch mode.
 
     The index is built beside the old one and swapped in, so a live site always has a whole
     index, and stale files never linger (Pagefind itself never cleans its folder).
@@ -25,7 +27,8 @@ def index_site(site_dir: Path) -> None:
         shutil.rmtree(leftover, ignore_errors=True)
     command = [sys.executable, "-m", "pagefind", "--site", str(site_dir),
                "--output-path", str(fresh), "--quiet"]
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    result = subprocess.run(command, capture_output=True, text=True, check=False,
+                            preexec_fn=(lambda: os.nice(10)) if background else None)
     if result.returncode != 0 or not (fresh / "pagefind.js").is_file():
         shutil.rmtree(fresh, ignore_errors=True)
         raise SearchIndexError((result.stdout + result.stderr).strip() or "no index written")

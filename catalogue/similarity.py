@@ -9,11 +9,13 @@ each paper by the first two principal components. Sparse matrices keep both to s
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 from scipy import sparse
@@ -49,9 +51,9 @@ significantly simple state strong studies study task tasks three two various wid
 """.split())
 
 
-@dataclass(frozen=True)
-class Related:
-    """A paper like another, and why: the tags they share and, failing those, shared words."""
+class Related(NamedTuple):
+    """A paper like another, and why: the tags they share and, failing those, shared words.
+    (A tuple, so that comparing 10,000 lists after a recomputation is quick.)"""
 
     slug: str
     tags: tuple[str, ...]
@@ -68,11 +70,28 @@ class Similarity:
     tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
     seconds: float = field(default=0.0, compare=False)
 
+    @functools.cached_property
+    def listed_by(self) -> dict[str, tuple[str, ...]]:
+        """slug → the papers whose related lists show it (whose pages show its title)."""
+        listed: dict[str, list[str]] = {}
+        for slug, related in self.related.items():
+            for other in related:
+                listed.setdefault(other.slug, []).append(slug)
+        return {slug: tuple(slugs) for slug, slugs in listed.items()}
+
 
 NOTHING = Similarity()  # before the first computation: no related papers, an empty map
 
 
-def compute(papers: list[Paper], vocabulary: Vocabulary | None = None) -> Similarity:
+class Text(NamedTuple):
+    """What similarity reads of a paper; cheap to send to another process."""
+
+    slug: str
+    tags: tuple[str, ...]
+    body: str
+
+
+def compute(papers: list[Paper] | list[Text], vocabulary: Vocabulary | None = None) -> Similarity:
     """Related papers and map positions for `papers` (any order: the result does not depend on it).
 
     A `vocabulary` kept from the last call saves reading the abstracts that did not change.
@@ -256,15 +275,28 @@ def _principal_components(vectors: sparse.csr_matrix, count: int, iterations: in
     return u[:, :count] * s[:count]
 
 
+_worker_vocabulary = Vocabulary()  # kept by a worker process between computations
+
+
+def compute_in_worker(items: list[Text]) -> Similarity:
+    """`compute` for a worker process (watch mode): its vocabulary outlives each call."""
+    return compute([Text(*item) for item in items], _worker_vocabulary)
+
+
+def texts(catalogue: Catalogue) -> list[Text]:
+    return [Text(p.slug, p.tags, p.body) for p in catalogue.papers]
+
+
 class SimilarityCache:
     """The last result and the vocabulary behind it, recomputed only when the papers' words or
     tags changed. `current` is always exact; `latest` may be a step behind, for watch mode at
-    scale, which calls `refresh` in the background."""
+    scale, which computes in a worker process and calls `store`."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()  # one computation at a time: they share the vocabulary
         self._vocabulary = Vocabulary()
-        self._signature: tuple = ()
+        self._signature: tuple = ()  # (slug, tags, abstract) of each paper the result is for
+        self._matched: Catalogue | None = None  # the last catalogue known to have that text
         self._result = NOTHING
 
     @staticmethod
@@ -272,9 +304,11 @@ class SimilarityCache:
         return tuple((p.slug, p.tags, p.body) for p in catalogue.papers)
 
     def current(self, catalogue: Catalogue) -> Similarity:
-        signature = self.signature(catalogue)
-        if signature != self._signature:
-            self.refresh(catalogue, signature)
+        signature = self.stale(catalogue)
+        if signature is not None:
+            with self._lock:
+                self._result = compute(catalogue.papers, self._vocabulary)
+                self._signature, self._matched = signature, catalogue
         return self._result
 
     @property
@@ -282,12 +316,23 @@ class SimilarityCache:
         return self._result
 
     def stale(self, catalogue: Catalogue) -> tuple | None:
-        """The catalogue's signature if the stored result is not for it, else None."""
-        signature = self.signature(catalogue)
-        return None if signature == self._signature else signature
-
-    def refresh(self, catalogue: Catalogue, signature: tuple) -> Similarity:
+        """The catalogue's signature if the stored result is not for it, else None. Cheap when
+        the catalogue was updated from the last one seen and no edit touched words or tags."""
         with self._lock:
-            self._result = compute(catalogue.papers, self._vocabulary)
-            self._signature = signature
-            return self._result
+            changes = catalogue.changes_since(self._matched)
+            if changes is not None and all(_text(old) == _text(new) for old, new in changes):
+                self._matched = catalogue
+                return None
+            signature = self.signature(catalogue)
+            if signature == self._signature:
+                self._matched = catalogue
+                return None
+            return signature
+
+    def store(self, signature: tuple, catalogue: Catalogue, result: Similarity) -> None:
+        with self._lock:
+            self._signature, self._matched, self._result = signature, catalogue, result
+
+
+def _text(paper: Paper | None) -> tuple | None:
+    return (paper.slug, paper.tags, paper.body) if paper else None

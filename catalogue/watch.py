@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
 import sys
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,9 +20,11 @@ from .config import SiteConfig
 from .report import ContentError, Report
 from .search import SearchIndexError, index_site
 from .server import DevServer
+from .similarity import compute_in_worker, texts
 
 QUIET_SECONDS = 0.01  # a burst of events (a git checkout) within this window is one rebuild
 SEARCH_QUIET_SECONDS = 1.0  # Pagefind waits for the edits to settle: it costs seconds at scale
+SIMILARITY_QUIET_SECONDS = 1.0  # so do related papers and the map, above the inline limit
 _IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload")
 
 
@@ -181,7 +185,7 @@ class SearchRefresher:
     def _refresh(self) -> None:
         started = time.perf_counter()
         try:
-            index_site(self.site_dir)
+            index_site(self.site_dir, background=True)
         except SearchIndexError as error:
             self.log(f"search index not refreshed: {error}")
             return
@@ -190,14 +194,17 @@ class SearchRefresher:
 
 
 class SimilarityRefresher:
-    """Recomputes related papers and the map in a thread of its own (seconds at 10,000 papers),
-    then asks the watcher for a rebuild, which rewrites just the pages whose lists moved."""
+    """Recomputes related papers and the map (seconds at 10,000 papers) in a worker process, so
+    rebuilds never wait for the interpreter lock meanwhile; then asks the watcher for a rebuild,
+    which rewrites just the pages whose lists moved. Like search, it waits for edits to settle."""
 
     def __init__(self, watcher: Watcher, log):
         self.watcher, self.log = watcher, log
         self._job: tuple | None = None
+        self._due = 0.0
         self._stopping = False
         self._changed = threading.Condition()
+        self._worker: ProcessPoolExecutor | None = None  # started when first needed
         threading.Thread(target=self._run, daemon=True, name="similarity").start()
 
     def schedule(self, builder: Builder) -> None:
@@ -206,24 +213,35 @@ class SimilarityRefresher:
         if signature is not None:
             with self._changed:
                 self._job = (builder, builder.catalogue, signature)
+                self._due = time.perf_counter() + SIMILARITY_QUIET_SECONDS
                 self._changed.notify()
 
     def stop(self) -> None:
         with self._changed:
             self._stopping = True
             self._changed.notify()
+        if self._worker:
+            self._worker.shutdown(wait=False, cancel_futures=True)
 
     def _run(self) -> None:
         while True:
             with self._changed:
-                while not self._stopping and self._job is None:
-                    self._changed.wait()
+                while not self._stopping and (self._job is None or time.perf_counter() < self._due):
+                    self._changed.wait(self._due - time.perf_counter() if self._job else None)
                 if self._stopping:
                     return
                 (builder, catalogue, signature), self._job = self._job, None
-            result = builder.similarity.refresh(catalogue, signature)
-            if result.seconds > 0.5:
-                self.log(f"related papers and map recomputed in {result.seconds:.1f} s")
+            if self._worker is None:  # spawn, not fork: this process has threads
+                self._worker = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                                   initializer=os.nice, initargs=(10,))  # rebuilds first
+            try:
+                result = self._worker.submit(compute_in_worker, texts(catalogue)).result()
+            except Exception as error:  # a dead worker must not end watch mode
+                self.log(f"related papers not refreshed: {type(error).__name__}: {error}")
+                self._worker = None
+                continue
+            builder.similarity.store(signature, catalogue, result)
+            self.log(f"related papers and map recomputed in {result.seconds:.1f} s")
             self.watcher.changed([])  # an empty change: re-render with the new result
 
 

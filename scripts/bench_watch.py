@@ -66,6 +66,10 @@ def measure(size: str, edits: int) -> list[dict]:
         events = Events(server.url)
         first_build = time.perf_counter() - started
         events.wait("search", timeout=600)
+        if size != "real":  # above 200 papers related papers are computed in the background: let it finish
+            while not any(line.startswith("related papers and map") for line in server.lines):
+                time.sleep(0.5)
+            time.sleep(3)
         rows = []
         try:
             for kind, change in EDITS.items():

@@ -135,3 +135,14 @@ def test_an_abstract_edit_rewrites_that_paper_and_the_lists_it_is_on(live):
 def test_nothing_changed_writes_nothing(live):
     _, _, rebuild = live
     assert rebuild().written == []
+
+
+def test_a_retitled_paper_is_retitled_in_the_related_lists_that_show_it(live):
+    project, root, rebuild = live
+    rocketkv = project.content / "papers/rocketkv.md"
+    before = (root / "live/papers/icv/index.html").read_text()
+    assert "RocketKV: Two-Stage KV Cache Compression</a>" in before.split('id="related"')[1]
+    rocketkv.write_text(rocketkv.read_text().replace("Two-Stage", "Three-Stage"))
+    result = rebuild(rocketkv)  # with the path, as watch mode passes it: the incremental way
+    assert "RocketKV: Three-Stage KV Cache Compression</a>" in (root / "live/papers/icv/index.html").read_text()
+    assert {"papers/icv/index.html", "papers/samba/index.html", "map/index.html"} <= set(result.written)
