@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Lighthouse scores of home, a paper and search, served with netlify.toml's headers.
+"""Lighthouse scores of home, a paper, search and the map, served with netlify.toml's headers.
 
     .venv/bin/python scripts/lighthouse.py [--site site]
 
@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from siteserver import SiteServer  # noqa: E402
 
 TOOL = ROOT / ".cache/lighthouse"
-PAGES = [("home", ""), ("paper", "papers/longrope/"), ("search", "search/?q=kv+cache")]
+PAGES = [("home", ""), ("paper", "papers/longrope/"), ("search", "search/?q=kv+cache"), ("map", "map/")]
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
 FLAGS = ("--headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking "
          "--disable-component-update --disable-sync")
