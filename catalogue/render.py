@@ -249,11 +249,14 @@ class SiteRenderer:
 
         if name == DOT_TEMPLATE:
             def dots_html(points: tuple[MapPoint, ...], radius: float) -> markupsafe.Markup:
-                """A map's linked dots: each rendered once, a map of 10,000 then costs a join."""
+                """A map's linked dots, each rendered once: a retitled paper costs one dot. Only
+                the last map's dots are kept (a new computation moves them all)."""
+                last = dict(rendered)
+                rendered.clear()
                 for point in points:
-                    if (point, radius) not in rendered:
-                        rendered[(point, radius)] = template.render(point=point, radius=radius)
-                return markupsafe.Markup("".join([rendered[(point, radius)] for point in points]))
+                    key = (point, radius)
+                    rendered[key] = last.get(key) or template.render(point=point, radius=radius)
+                return markupsafe.Markup("".join(rendered.values()))
             return dots_html
 
         def item_html(paper: Listing, show_venue: bool) -> markupsafe.Markup:
@@ -593,8 +596,11 @@ class RelatedViews:
 
 
 def _related_of(paper: Paper, similarity: Similarity, by_slug: dict[str, Paper]) -> tuple:
-    """(listing, reason) of each related paper still in the catalogue (watch mode may be a step behind)."""
-    return tuple((by_slug[r.slug].listing, r) for r in similarity.related.get(paper.slug, ()) if r.slug in by_slug)
+    """(listing, reason) of each related paper still in the catalogue. Watch mode may be a step
+    behind, so a reason keeps only the tags both papers still have."""
+    return tuple((by_slug[r.slug].listing, r._replace(tags=tuple(t for t in r.tags if t in paper.tags
+                                                                  and t in by_slug[r.slug].tags)))
+                 for r in similarity.related.get(paper.slug, ()) if r.slug in by_slug)
 
 
 class MainTheme:
@@ -620,6 +626,10 @@ class MainTheme:
         index = self.index(tags)
         return None if index is None else self.themes[index]
 
+    def title(self, tags: tuple[str, ...]) -> str:
+        index = self.index(tags)
+        return "" if index is None else self.themes[index].title
+
     def colour(self, tags: tuple[str, ...]) -> str:
         """m0…m8 by the theme's place in the taxonomy (the palette has nine), m9 for none."""
         index = self.index(tags)
@@ -633,6 +643,7 @@ class MapPoint(NamedTuple):
     y: float
     colour: str
     listing: Listing | None = None  # the small map on the home page has no links
+    theme: str = ""  # the theme's title, named in a linked dot's title: colours repeat after nine themes
 
 
 def _geometry(similarity: Similarity, main_theme: MainTheme, size: tuple[int, int],
@@ -648,7 +659,8 @@ def _geometry(similarity: Similarity, main_theme: MainTheme, size: tuple[int, in
 
 def _topic_map(listings: tuple[Listing, ...], geometry: dict[str, MapPoint], main_theme: MainTheme) -> dict[str, Any]:
     """Every placed paper as a linked dot, and the legend: (theme or None, colour, papers)."""
-    points = tuple(geometry[listing.slug]._replace(listing=listing)
+    points = tuple(geometry[listing.slug]._replace(listing=listing, colour=main_theme.colour(listing.tags),
+                                                   theme=main_theme.title(listing.tags))
                    for listing in listings if listing.slug in geometry)
     legend = Counter(main_theme.index(point.listing.tags) for point in points)
     radius = 7 if len(points) <= 500 else 4 if len(points) <= 3000 else 2.5
@@ -672,6 +684,7 @@ def _venue_pages(venue, papers: list[Paper], main_theme: MainTheme) -> list[Page
     sizes = Counter(main_theme(p.tags) for p in papers)
     pages = _paginated(f"venues/{venue.slug}/", "venue.html", venue.label, (("Venues", "venues/"),), ordered,
                        {"venue": venue})
+    previous_theme: object = ()  # the theme the previous page ended with
     for page in pages:
         sections: list[tuple[Theme | None, list[Listing]]] = []
         for listing in page.context["papers"]:
@@ -679,7 +692,9 @@ def _venue_pages(venue, papers: list[Paper], main_theme: MainTheme) -> list[Page
             if not sections or sections[-1][0] != theme:
                 sections.append((theme, []))
             sections[-1][1].append(listing)
-        page.context["sections"] = tuple((theme, sizes[theme], tuple(items)) for theme, items in sections)
+        page.context["sections"] = tuple((theme, sizes[theme], tuple(items), index == 0 and theme == previous_theme)
+                                         for index, (theme, items) in enumerate(sections))
+        previous_theme = sections[-1][0] if sections else ()
     return pages
 
 

@@ -27,11 +27,13 @@ def index_site(site_dir: Path, background: bool = False) -> None:
         shutil.rmtree(leftover, ignore_errors=True)
     command = [sys.executable, "-m", "pagefind", "--site", str(site_dir),
                "--output-path", str(fresh), "--quiet"]
-    result = subprocess.run(command, capture_output=True, text=True, check=False,
-                            preexec_fn=(lambda: os.nice(10)) if background else None)
-    if result.returncode != 0 or not (fresh / "pagefind.js").is_file():
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as process:
+        if background:  # not preexec_fn, which is unsafe in a process with threads
+            os.setpriority(os.PRIO_PROCESS, process.pid, 10)
+        output, _ = process.communicate()
+    if process.returncode != 0 or not (fresh / "pagefind.js").is_file():
         shutil.rmtree(fresh, ignore_errors=True)
-        raise SearchIndexError((result.stdout + result.stderr).strip() or "no index written")
+        raise SearchIndexError(output.strip() or "no index written")
     if (site_dir / INDEX_DIR).exists():
         (site_dir / INDEX_DIR).rename(old)
     fresh.rename(site_dir / INDEX_DIR)

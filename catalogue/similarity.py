@@ -136,7 +136,16 @@ class Vocabulary:
         return found
 
     def keep_only(self, bodies: set[str]) -> None:
+        """Forget abstracts no longer in the catalogue, and once most numbered words are dead
+        (half-typed words saved in a long watch session), number the living ones afresh."""
         self._counted = {body: self._counted[body] for body in bodies}
+        living = np.unique(np.concatenate([ids for ids, _ in self._counted.values()] or [np.zeros(0, np.int64)]))
+        if len(self.words) > 2 * len(living) + 1000:
+            renumber = np.full(len(self.words), -1)
+            renumber[living] = np.arange(len(living))
+            self.words = [self.words[i] for i in living]
+            self._ids = {word: index for index, word in enumerate(self.words)}
+            self._counted = {body: (renumber[ids], counts) for body, (ids, counts) in self._counted.items()}
 
     def _id(self, word: str) -> int:
         if word not in self._ids:
@@ -209,10 +218,15 @@ def _related(papers: list[Paper], vectors: sparse.csr_matrix, words: sparse.csr_
 
 
 def _nearest(scores: np.ndarray, candidates: np.ndarray, keep: int) -> list[int]:
-    """The candidates with the best scores above MIN_SCORE, best first; ties go to the earlier slug."""
+    """The best scores above MIN_SCORE, best first; equal scores go to the earlier slug, even
+    when more papers tie at the edge than the candidates hold."""
     rounded = np.round(scores[candidates], 6)  # equal scores must not be ordered by float noise
-    order = candidates[np.lexsort((candidates, -rounded))]
-    return [int(i) for i in order[:keep] if scores[i] >= MIN_SCORE]
+    order = np.lexsort((candidates, -rounded))
+    if len(candidates) > keep and rounded[order[keep - 1]] == rounded[order[keep]]:  # a tie at the edge
+        candidates = np.flatnonzero(np.round(scores, 6) >= rounded[order[keep - 1]])
+        rounded = np.round(scores[candidates], 6)
+        order = np.lexsort((candidates, -rounded))
+    return [int(i) for i in candidates[order][:keep] if scores[i] >= MIN_SCORE]
 
 
 class _RowWeights:
@@ -300,8 +314,8 @@ class SimilarityCache:
         self._result = NOTHING
 
     @staticmethod
-    def signature(catalogue: Catalogue) -> tuple:
-        return tuple((p.slug, p.tags, p.body) for p in catalogue.papers)
+    def signature(catalogue: Catalogue) -> tuple[Text, ...]:
+        return tuple(texts(catalogue))
 
     def current(self, catalogue: Catalogue) -> Similarity:
         signature = self.stale(catalogue)
@@ -320,7 +334,7 @@ class SimilarityCache:
         the catalogue was updated from the last one seen and no edit touched words or tags."""
         with self._lock:
             changes = catalogue.changes_since(self._matched)
-            if changes is not None and all(_text(old) == _text(new) for old, new in changes):
+            if changes is not None and all(_text(old) == _text(new) for old, new in changes):  # quick
                 self._matched = catalogue
                 return None
             signature = self.signature(catalogue)
@@ -334,5 +348,5 @@ class SimilarityCache:
             self._signature, self._matched, self._result = signature, catalogue, result
 
 
-def _text(paper: Paper | None) -> tuple | None:
-    return (paper.slug, paper.tags, paper.body) if paper else None
+def _text(paper: Paper | None) -> Text | None:
+    return Text(paper.slug, paper.tags, paper.body) if paper else None

@@ -130,13 +130,14 @@ class Watcher:
             return self._failed([f"internal error: {type(error).__name__}: {error}"])
         finally:
             self.rebuilds += 1
+            if self.builder.catalogue is not None:  # even if rendering failed: stale lists may be why
+                self.similarity.schedule(self.builder)
         self.server.show_errors([])
         if changed != set() or result.written or result.removed:  # set(): only similarity moved
             self.server.reload()
         took = (time.perf_counter() - started) * 1000
         self.log(f"rebuilt in {took:.0f} ms: {len(result.written)} page(s) written, "
                  f"{len(result.removed)} removed" + "".join(f"\n  {w}" for w in map(str, report.warnings)))
-        self.similarity.schedule(self.builder)
         if self.config.search and (result.written or result.removed or changed != set()):
             self.search.schedule()
         return True
@@ -208,13 +209,13 @@ class SimilarityRefresher:
         threading.Thread(target=self._run, daemon=True, name="similarity").start()
 
     def schedule(self, builder: Builder) -> None:
-        """Refresh for the builder's last catalogue, if its stored result is not for it."""
+        """Refresh for the builder's last catalogue, if its stored result is not for it (and
+        forget a pending refresh that an edit made needless, such as one undone)."""
         signature = builder.similarity.stale(builder.catalogue)
-        if signature is not None:
-            with self._changed:
-                self._job = (builder, builder.catalogue, signature)
-                self._due = time.perf_counter() + SIMILARITY_QUIET_SECONDS
-                self._changed.notify()
+        with self._changed:
+            self._job = None if signature is None else (builder, builder.catalogue, signature)
+            self._due = time.perf_counter() + SIMILARITY_QUIET_SECONDS
+            self._changed.notify()
 
     def stop(self) -> None:
         with self._changed:
@@ -238,8 +239,11 @@ class SimilarityRefresher:
                 result = self._worker.submit(compute_in_worker, texts(catalogue)).result()
             except Exception as error:  # a dead worker must not end watch mode
                 self.log(f"related papers not refreshed: {type(error).__name__}: {error}")
+                self._worker.shutdown(wait=False, cancel_futures=True)
                 self._worker = None
                 continue
+            if builder.similarity.stale(builder.catalogue) != signature:
+                continue  # edited or undone meanwhile: this result is out of date
             builder.similarity.store(signature, catalogue, result)
             self.log(f"related papers and map recomputed in {result.seconds:.1f} s")
             self.watcher.changed([])  # an empty change: re-render with the new result

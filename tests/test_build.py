@@ -210,7 +210,7 @@ def test_topic_map_links_every_paper_and_home_shows_a_small_one(built):
     html = (site.site / "map/index.html").read_text()
     points = re.findall(r'<a href="/papers/([a-z-]+)/" aria-label="[^"]+"><circle class="(m\d)"', html)
     assert sorted(points) == [("icv", "m0"), ("rocketkv", "m0"), ("samba", "m1")]  # by main theme
-    assert html.count("<circle") == 3 and "<title>Samba: Simple Hybrid State Space Models · ICLR 2025</title>" in html
+    assert html.count("<circle") == 3 and "<title>Samba: Simple Hybrid State Space Models · ICLR 2025 · Architectures</title>" in html
     assert '<li class="m0"><a href="/themes/efficient-inference/">Efficient inference</a> <span class="count">2</span>' in html
     home = (site.site / "index.html").read_text()
     assert home.count("<circle") == 3 and 'class="mini-map" href="/map/"' in home
@@ -220,6 +220,6 @@ def test_venue_pages_group_papers_by_their_main_theme(small_site):
     small_site.write("content/papers/demos.md", paper("demos", "Choosing Demonstrations", tags="[in-context-learning]"))
     build_site(small_site.config(search=False), Report())
     html = (small_site.site / "venues/icml-2024/index.html").read_text()
-    efficient, icl = html.index('<h2 id="efficient-inference">'), html.index('<h2 id="icl">')
+    efficient, icl = html.index('<h2 id="theme-efficient-inference">'), html.index('<h2 id="theme-icl">')
     assert efficient < html.index("In-context Vectors", efficient) < html.index("RocketKV", efficient) < icl
     assert html.index("Choosing Demonstrations") > icl  # in-context vectors: one tag each way, the earlier theme wins

@@ -101,3 +101,19 @@ def test_tiny_catalogues():
     assert one.related == {"solo": ()} and one.positions == {"solo": (0.5, 0.5)}
     three = compute(topical(1))
     assert len(set(three.positions.values())) == 3
+
+
+def test_a_tie_at_the_edge_goes_to_the_earlier_slugs():
+    twins = [make(f"twin-{n}", "shared words only", ("kv-cache",)) for n in (7, 3, 9, 1, 8, 2, 6, 4, 5)]
+    related = compute([make("zz-origin", "shared words only", ("kv-cache",)), *twins]).related["zz-origin"]
+    assert [r.slug for r in related] == ["twin-1", "twin-2", "twin-3", "twin-4", "twin-5"]
+
+
+def test_the_vocabulary_forgets_words_no_abstract_uses_any_more():
+    vocabulary = Vocabulary()
+    papers = topical(3)
+    for draft in range(300):  # a long watch session: an abstract saved with new half-typed words each time
+        typed = " ".join(f"word{draft}x{n}" for n in range(5))
+        compute([make("cache-0", f"{papers[0].body} {typed}", ("kv-cache",)), *papers[1:]], vocabulary)
+    assert len(vocabulary.words) < 1100  # 1,500 words were met
+    assert compute(papers, vocabulary) == compute(papers)
