@@ -7,6 +7,7 @@ import html
 import re
 
 import markdown
+import nh3
 from latex2mathml.converter import convert as latex_to_mathml
 
 from .cleaning import MATH
@@ -14,6 +15,32 @@ from .cleaning import MATH
 _PLACEHOLDER = "\u2063MATH{}\u2063"
 _PLACEHOLDER_PATTERN = re.compile("\u2063MATH(\\d+)\u2063")
 _ESCAPED_DOLLAR = "\u2063DOLLAR\u2063"
+
+# What an abstract may contain once rendered: Markdown's prose elements and the MathML that
+# latex2mathml writes. Everything else (script, iframe, img, svg, style, event handlers,
+# javascript: links) is removed, whatever the curator or the raw list put in the text.
+_MATHML = {"math", "mrow", "mi", "mo", "mn", "ms", "msup", "msub", "msubsup", "mfrac", "msqrt", "mroot",
+           "mtext", "mspace", "mstyle", "mover", "munder", "munderover", "mtable", "mtr", "mtd", "mpadded",
+           "mphantom", "menclose", "merror", "semantics", "annotation"}
+ALLOWED_TAGS = {"p", "a", "em", "strong", "code", "br", "ul", "ol", "li", "blockquote", "pre", "sub", "sup",
+                "h2", "h3", "h4", "hr"} | _MATHML
+ALLOWED_ATTRIBUTES = {
+    "a": {"href", "title"}, "code": {"class"}, "math": {"display", "xmlns"},
+    "mo": {"stretchy", "fence", "separator", "lspace", "rspace", "form", "accent", "largeop",
+           "movablelimits", "symmetric", "minsize", "maxsize"},
+    "mi": {"mathvariant"}, "mn": {"mathvariant"}, "mtext": {"mathvariant"},
+    "mstyle": {"displaystyle", "scriptlevel", "mathvariant"}, "mspace": {"width", "height", "depth"},
+    "mfrac": {"linethickness"}, "mover": {"accent"}, "munder": {"accentunder"},
+    "munderover": {"accent", "accentunder"}, "mtable": {"columnalign", "rowspacing", "columnspacing"},
+    "mtd": {"columnalign"}, "menclose": {"notation"}, "annotation": {"encoding"},
+}
+URL_SCHEMES = {"http", "https", "mailto"}
+
+
+def sanitise(html_text: str) -> str:
+    """Keep only the allowed elements, attributes and link schemes (nh3, an HTML5 parser)."""
+    return nh3.clean(html_text, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES,
+                     url_schemes=URL_SCHEMES, link_rel=None)
 
 
 class Markup:
@@ -35,7 +62,7 @@ class Markup:
         self._markdown.reset()
         rendered = self._markdown.convert(text)
         rendered = _PLACEHOLDER_PATTERN.sub(lambda m: self.math(formulas[int(m.group(1))]), rendered)
-        return rendered.replace(_ESCAPED_DOLLAR, "$")
+        return sanitise(rendered.replace(_ESCAPED_DOLLAR, "$"))
 
     def inline(self, text: str) -> str:
         """Plain text with math (a title): escaped HTML plus MathML."""

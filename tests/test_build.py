@@ -223,3 +223,19 @@ def test_venue_pages_group_papers_by_their_main_theme(small_site):
     efficient, icl = html.index('<h2 id="theme-efficient-inference">'), html.index('<h2 id="theme-icl">')
     assert efficient < html.index("In-context Vectors", efficient) < html.index("RocketKV", efficient) < icl
     assert html.index("Choosing Demonstrations") > icl  # in-context vectors: one tag each way, the earlier theme wins
+
+
+def test_hostile_text_anywhere_in_a_paper_is_inert_on_every_page(small_site):
+    small_site.write("content/taxonomy.yaml", (small_site.content / "taxonomy.yaml").read_text().replace(
+        "label: KV cache", "label: \"KV <script>alert('tag')</script> cache\""))
+    small_site.write("content/papers/evil.md", paper(
+        "evil", "<img src=x onerror=alert('title')> Evil", tags="[kv-cache]",
+        body="<script>alert('body')</script> <iframe src=//x></iframe> [x](javascript:alert('link'))",
+        extra="authors: [\"<svg onload=alert('author')>\"]\n"))
+    build_site(small_site.config(search=False), Report())
+    for page in small_site.site.rglob("*.html"):
+        html = page.read_text()
+        for danger in ("<script>alert", "<img src=x", "<iframe", "<svg onload", "javascript:alert"):
+            assert danger not in html, (page, danger)
+    html = (small_site.site / "papers/evil/index.html").read_text()
+    assert "&lt;img src=x onerror=alert(&#39;title&#39;)&gt; Evil" in html  # shown as text, not run

@@ -1,3 +1,5 @@
+import pytest
+
 from catalogue.markup import Markup, excerpt, plain_text
 
 
@@ -32,3 +34,32 @@ def test_plain_text_reads_math_as_text():
     assert plain_text("An $O(T \\log T)$ **fast** [link](https://x.org) with $\\infty$") == \
         "An O(T log T) fast link with ∞"
     assert excerpt("word " * 100, 30) == "word word word word word word…"
+
+
+HOSTILE = {
+    "script": "Intro <script>alert(1)</script> end.",
+    "img onerror": 'See <img src="x" onerror="alert(1)"> here.',
+    "iframe": 'A <iframe src="https://evil.example/"></iframe> frame.',
+    "svg onload": 'An <svg onload="alert(1)"><circle r="1"/></svg> icon.',
+    "javascript link": "Click [here](javascript:alert(1)) or <a href=\"JaVaScRiPt:alert(1)\">there</a>.",
+    "style attribute": '<p style="position:fixed;inset:0">Covering</p> text.',
+    "event on allowed tag": '<a href="https://ok.example/" onclick="alert(1)">ok</a>',
+    "math with a script inside": '$x$ and <math><mi onmouseover="alert(1)">y</mi><script>alert(1)</script></math>',
+    "data url": '[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)',
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_markup_in_an_abstract_is_rendered_inert(name):
+    html = Markup().render(HOSTILE[name]).lower()
+    for danger in ("<script", "<iframe", "<svg", "<img", "javascript:", "data:", "onerror", "onload",
+                   "onclick", "onmouseover", "style="):
+        assert danger not in html, (name, danger, html)
+
+
+def test_sanitising_keeps_prose_links_and_mathml():
+    html = Markup().render("**Bold**, *em*, `code`, [a link](https://example.org/x?a=1&b=2) and "
+                           "$\\frac{a}{b} + \\mathbf{5.42}$.")
+    assert "<strong>Bold</strong>" in html and "<em>em</em>" in html and "<code>code</code>" in html
+    assert '<a href="https://example.org/x?a=1&amp;b=2">a link</a>' in html
+    assert "<mfrac>" in html and 'mathvariant="bold"' in html and 'display="inline"' in html
