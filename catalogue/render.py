@@ -6,8 +6,11 @@ import hashlib
 import json
 import operator
 import os
+import pickle
 import shutil
+import signal
 import sys
+import threading
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +42,7 @@ SOCIAL_IMAGE = "social.png"  # drawn with Pillow, not a template
 FEED_LIMIT = 200
 AUTHORS_PER_PAGE = 500
 PAGE_SIZE = 100
+FORK_MIN_PAGES = 2000  # below this a second process costs more than it saves
 THEME_GROUP_LIMIT = 12
 EXPLORE_PAGES = ("papers/", "map/", "authors/", "reading-list/")  # linked at the top of the navigation
 MAP_SIZE, HOME_MAP_SIZE = (1000, 620), (600, 300)  # SVG view boxes
@@ -139,9 +143,12 @@ class SiteRenderer:
                                     "map_dots": self._fragment_cache(DOT_TEMPLATE)}
             self._shared = shared
         streaming = not self._written
-        writes: list[tuple[str, bytes, tuple]] = []
-        for group_id, pages in groups:
-            writes += self._render_group(group_id, pages, shared, versions, out_dir if streaming else None)
+        writes: list[tuple[str, bytes | None, tuple]] = []
+        if streaming and _can_fork(groups):
+            writes = self._render_in_two_processes(groups, shared, versions, out_dir)
+        else:
+            for group_id, pages in groups:
+                writes += self._render_group(group_id, pages, shared, versions, out_dir if streaming else None)
         for file, data, key in writes:
             if not streaming:
                 write_if_changed(out_dir / file, data)
@@ -153,9 +160,10 @@ class SiteRenderer:
         return RenderResult(self._html_pages, [f for f, _, _ in writes],
                             removed, published, len(planned))
 
-    def _render_group(self, group_id: str, pages: tuple[Page, ...], shared: tuple,
-                      versions: dict[str, tuple], out_dir: Path | None) -> list[tuple[str, bytes, tuple]]:
-        """Render the pages of a group that changed (writing them only if given `out_dir`)."""
+    def _render_group(self, group_id: str, pages: tuple[Page, ...], shared: tuple, versions: dict[str, tuple],
+                      out_dir: Path | None, render: bool = True) -> list[tuple[str, bytes | None, tuple]]:
+        """Render the pages of a group that changed. Given `out_dir`, write them at once and keep
+        no bytes; without `render`, only remember them as written (another process did it)."""
         previous = self._groups.get(group_id)
         group_key = (shared, tuple(versions[name] for name in sorted({p.template for p in pages})))
         if previous and previous[0] is pages and previous[1] == group_key:
@@ -164,13 +172,56 @@ class SiteRenderer:
         for page in pages:
             key = (page, versions[page.template], shared)
             if self._written.get(page.file) != key:
-                data = self._render(page)
+                data = self._render(page) if render else None
                 if out_dir:
-                    write_if_changed(out_dir / page.file, data)
+                    if data is not None:
+                        write_if_changed(out_dir / page.file, data)
                     self._written[page.file] = key
+                    data = None
                 writes.append((page.file, data, key))
         self._pending_groups[group_id] = (pages, group_key)
         return writes
+
+    def _render_in_two_processes(self, groups: list[tuple[str, tuple[Page, ...]]], shared: tuple,
+                                 versions: dict[str, tuple], out_dir: Path) -> list[tuple[str, None, tuple]]:
+        """A first build on two cores: a forked child renders and writes half of the groups
+        (balanced by page count) while this process does the other half. The child sends back
+        its formulas that failed, or the error that stopped it."""
+        halves: tuple[list, list] = ([], [])
+        for group in sorted(groups, key=lambda g: -len(g[1])):
+            min(halves, key=lambda half: sum(len(pages) for _, pages in half)).append(group)
+        reader, writer = os.pipe()
+        child = os.fork()
+        if child == 0:  # the child: render its half, report, and leave without cleaning up the parent's state
+            os.close(reader)
+            outcome: tuple = ("done", [])
+            try:
+                for group_id, pages in halves[1]:
+                    self._render_group(group_id, pages, shared, versions, out_dir)
+                outcome = ("done", self.markup.failed_math)
+            except BaseException as error:  # noqa: BLE001 — everything must reach the parent
+                outcome = ("failed", error if isinstance(error, ContentError) else RuntimeError(repr(error)))
+            finally:
+                with os.fdopen(writer, "wb") as pipe:
+                    pickle.dump(outcome, pipe)
+                os._exit(0)
+        os.close(writer)
+        try:
+            writes = [w for group_id, pages in halves[0]
+                      for w in self._render_group(group_id, pages, shared, versions, out_dir)]
+        except BaseException:
+            os.kill(child, signal.SIGTERM)
+            raise
+        finally:
+            with os.fdopen(reader, "rb") as pipe:
+                data = pipe.read()
+            os.waitpid(child, 0)
+        status, detail = pickle.loads(data) if data else ("failed", RuntimeError("the second renderer died"))
+        if status == "failed":
+            raise detail
+        self.markup.failed_math += detail
+        return writes + [w for group_id, pages in halves[1]
+                         for w in self._render_group(group_id, pages, shared, versions, out_dir, render=False)]
 
     def _remove_vanished(self, groups: list, planned: set[str], out_dir: Path) -> list[str]:
         """Forget groups that are gone, and delete every file no page of this build makes."""
@@ -593,6 +644,13 @@ class RelatedViews:
                 self._versions[paper.venue] = self._counter
             else:
                 self.views.pop(slug, None)
+
+
+def _can_fork(groups: list[tuple[str, tuple[Page, ...]]]) -> bool:
+    """Two processes pay off for a big first build, on a machine with two cores or more, where
+    fork is safe: not in a process with threads (watch mode)."""
+    return (hasattr(os, "fork") and (os.cpu_count() or 1) > 1 and threading.active_count() == 1
+            and sum(len(pages) for _, pages in groups) >= FORK_MIN_PAGES)
 
 
 def _related_of(paper: Paper, similarity: Similarity, by_slug: dict[str, Paper]) -> tuple:

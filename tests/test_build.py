@@ -1,4 +1,6 @@
+import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -239,3 +241,36 @@ def test_hostile_text_anywhere_in_a_paper_is_inert_on_every_page(small_site):
             assert danger not in html, (page, danger)
     html = (small_site.site / "papers/evil/index.html").read_text()
     assert "&lt;img src=x onerror=alert(&#39;title&#39;)&gt; Evil" in html  # shown as text, not run
+
+
+def tree(folder):
+    return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_a_build_on_two_processes_equals_one_on_one(small_site, tmp_path, monkeypatch):
+    from catalogue import render
+    for number in range(12):  # enough groups for both processes to have work
+        small_site.write(f"content/papers/extra{number}.md", paper(f"extra{number}", f"Extra {number}",
+                                                                    venue=f"ICML {2010 + number}"))
+    monkeypatch.setattr(render, "FORK_MIN_PAGES", 10**9)
+    build_site(small_site.config(search=False, out_dir=tmp_path / "one"), Report())
+    monkeypatch.setattr(render, "FORK_MIN_PAGES", 0)
+    forks = []
+    monkeypatch.setattr(render.os, "fork", lambda fork=os.fork: forks.append(1) or fork())
+    result = build_site(small_site.config(search=False, out_dir=tmp_path / "two"), Report())
+    assert forks and tree(tmp_path / "one") == tree(tmp_path / "two") and result.papers == 15
+
+
+@pytest.mark.parametrize("failing", ["paper.html", "tag.html"])
+def test_a_template_failing_in_either_process_stops_the_build_whole(built, tmp_path, monkeypatch, failing):
+    from catalogue import render
+    monkeypatch.setattr(render, "FORK_MIN_PAGES", 0)
+    site, _ = built
+    templates = tmp_path / "templates"
+    shutil.copytree(PROJECT_ROOT / "templates", templates)
+    (templates / failing).write_text("{% extends 'base.html' %}{% block content %}{{ missing.x }}{% endblock %}")
+    before = tree(site.site)
+    with pytest.raises(ContentError, match=f"{failing}:1: template failed on /"):
+        build_site(site.config(templates_dir=templates), Report())
+    assert tree(site.site) == before
+    assert [p.name for p in site.root.iterdir() if p.name.startswith(".build-")] == []
