@@ -184,6 +184,9 @@ class ContentLoader:
             file = None
         else:
             try:
+                if not path.resolve().is_relative_to(self.content_dir.resolve()):
+                    raise _error(path, 0, f"a link that points outside content/ (to {path.resolve()})",
+                                 "copy the file into content/papers/ instead of linking to it")
                 source = read_source(path)
                 scratch = Report()
                 paper = _validate(source, taxonomy, scratch)

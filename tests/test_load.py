@@ -111,3 +111,43 @@ def test_drafts_are_loaded_only_when_asked(scratch):
     scratch.write("content/papers/b.md", paper("b", "B"))
     assert [p.slug for p in load_catalogue(scratch.content, Report()).papers] == ["b"]
     assert [p.slug for p in load_catalogue(scratch.content, Report(), drafts=True).papers] == ["a", "b"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    (paper("a/b", "A"), "papers/a.md:4: slug 'a/b' is not a valid URL part"),
+    (paper("..", "A"), "papers/a.md:4: slug '..' is not a valid URL part"),
+    (paper("Samba", "A"), "papers/a.md:4: slug 'Samba' is not a valid URL part"),
+    (paper("ñandú", "A"), "papers/a.md:4: slug 'ñandú' is not a valid URL part"),
+    ("", "papers/a.md:1: no front matter"),
+    (paper("a", "A").replace("venue: ICML 2024\n", ""), "papers/a.md:1: `venue` is missing"),
+    (paper("a", "A", extra="project: ftp://example.org/x\n"), "papers/a.md:7: `project` is not an http(s) URL"),
+    (paper("a", "A", extra="authors: Ada Lovelace\n"), "papers/a.md:7: `authors` must be a list"),
+])
+def test_hostile_front_matter_is_refused_with_its_line(scratch, text, expected):
+    assert errors_for(scratch, {"a.md": text})[0].startswith(expected)
+
+
+def test_bytes_that_are_not_text_are_refused_not_guessed(scratch):
+    (scratch.content / "papers").mkdir(parents=True, exist_ok=True)
+    (scratch.content / "papers/latin1.md").write_bytes(paper("latin1", "Caf\xe9").encode("latin-1"))
+    (scratch.content / "papers/binary.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    with pytest.raises(ContentError) as error:
+        load_catalogue(scratch.content, Report())
+    messages = sorted(str(d).replace(f"{scratch.content}/", "") for d in error.value.diagnostics)
+    assert messages[0].startswith("papers/binary.md: not UTF-8 text")
+    assert messages[1].startswith("papers/latin1.md: not UTF-8 text")
+
+
+def test_a_five_megabyte_abstract_loads(scratch):
+    scratch.write("content/papers/big.md", paper("big", "Big", body="word " * 1_000_000))
+    assert len(load_catalogue(scratch.content, Report()).papers[0].body) > 4_000_000
+
+
+def test_a_symlink_out_of_content_is_refused(scratch, tmp_path):
+    outside = tmp_path / "outside.md"
+    outside.write_text(paper("outside", "Outside"))
+    (scratch.content / "papers").mkdir(parents=True, exist_ok=True)
+    (scratch.content / "papers/outside.md").symlink_to(outside)
+    with pytest.raises(ContentError) as error:
+        load_catalogue(scratch.content, Report())
+    assert "points outside content/" in str(error.value.diagnostics[0])
