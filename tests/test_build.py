@@ -274,3 +274,22 @@ def test_a_template_failing_in_either_process_stops_the_build_whole(built, tmp_p
         build_site(site.config(templates_dir=templates), Report())
     assert tree(site.site) == before
     assert [p.name for p in site.root.iterdir() if p.name.startswith(".build-")] == []
+
+
+def test_clean_builds_are_byte_identical_whatever_the_hash_seed_or_file_order(small_site, tmp_path):
+    for number in range(6):
+        small_site.write(f"content/papers/p{number}.md", paper(f"p{number}", f"Paper {number}",
+                                                                body=f"Sparse attention for the KV cache, take {number}."))
+    trees = []
+    for seed, name, order in (("1", "one", sorted), ("987654", "two", lambda paths: sorted(paths, reverse=True))):
+        content = tmp_path / f"content-{name}"  # the same files, created in another order
+        (content / "papers").mkdir(parents=True)
+        shutil.copy(small_site.content / "taxonomy.yaml", content)
+        for path in order((small_site.content / "papers").glob("*.md")):
+            shutil.copy(path, content / "papers")
+        done = subprocess.run([sys.executable, str(PROJECT_ROOT / "build.py"), "--content", str(content),
+                               "--out", str(tmp_path / name), "--no-images"],
+                              capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed})
+        assert done.returncode == 0, done.stderr
+        trees.append({p: b for p, b in tree(tmp_path / name).items() if p.parts[0] != "pagefind"})
+    assert trees[0] == trees[1] and len(trees[0]) > 40

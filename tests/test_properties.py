@@ -1,0 +1,63 @@
+"""Properties that must hold for any input, checked on many generated ones (hypothesis)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from catalogue.cleaning import clean_abstract
+from catalogue.derive import derived_title, slug_source, slugify
+from catalogue.markup import Markup
+from catalogue.model import SLUG_PATTERN
+from catalogue.rawlist import read_list
+from catalogue.report import Report
+
+# Text that looks like what reaches us: prose, math, Markdown, HTML, URLs, any Unicode.
+FRAGMENTS = st.sampled_from([
+    "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "<svg onload=alert(1)>", "<iframe src=x>",
+    "[a](javascript:alert(1))", "<a href='java\tscript:x'>y</a>", '<p style="color:red">', "$x^2$", "$$\\sum_i$$",
+    "\\textbf{bold}", "**b**", "`c`", "<math><mi>x</mi></math>", "https://example.org/a_b", "<", ">", "&", "\"",
+    "\n\n", "---", "M+", "∞-Video", "ICLR 2025", "\t", "\r\n", "\ufeff",
+])
+TEXT = st.lists(st.one_of(st.text(max_size=40), FRAGMENTS), max_size=12).map("".join)
+EVENT_HANDLER = re.compile(r"<[^>]*\son[a-z]+\s*=", re.IGNORECASE)
+
+
+@given(TEXT)
+def test_a_slug_is_always_safe_and_never_empty(text):
+    slug = slugify(text)
+    assert slug and SLUG_PATTERN.match(slug) and len(slug) <= 60
+
+
+@given(TEXT, TEXT)
+def test_titles_and_slug_sources_never_fail(title, abstract):
+    assert isinstance(derived_title(abstract), str)
+    assert SLUG_PATTERN.match(slugify(slug_source(title, abstract)))
+
+
+@given(TEXT)
+@settings(max_examples=300)
+def test_rendered_markup_never_carries_script(text):
+    html = Markup().render(text)
+    lowered = html.lower()
+    assert "<script" not in lowered and "<iframe" not in lowered and "<svg" not in lowered
+    assert not EVENT_HANDLER.search(html)
+    assert not re.search(r"href\s*=\s*[\"']?\s*(javascript|data|vbscript):", lowered)
+
+
+@given(TEXT)
+def test_cleaning_never_fails(text):
+    assert isinstance(clean_abstract(text), str)
+
+
+@given(st.lists(TEXT, max_size=6))
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_reading_any_raw_list_never_fails(tmp_path: Path, paragraphs):
+    path = tmp_path / "list.txt"
+    path.write_text("ICML 2024\n\n" + "\n\n".join(paragraphs), encoding="utf-8")
+    report = Report()
+    papers = read_list(path, report)
+    assert all(p.text.strip() for p in papers)
