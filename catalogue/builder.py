@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
 import tempfile
@@ -106,8 +107,13 @@ def claim_output_dir(config: SiteConfig) -> Path:
 
 
 def _swap_in(staging: Path, out_dir: Path) -> None:
-    """Put the new site in place: two renames, so the old one is whole until the last moment."""
+    """Put the new site in place. On Linux one atomic exchange of the two folders, so `out_dir`
+    is never missing, even if the build is killed; elsewhere two renames, and a site killed
+    between them is put back by the next run (`_remove_leftovers`)."""
     os.chmod(staging, 0o755)
+    if out_dir.exists() and _exchange(staging, out_dir):
+        shutil.rmtree(staging, ignore_errors=True)  # it now holds the old site
+        return
     retired = None
     if out_dir.exists():
         retired = out_dir.with_name(f"{_STAGING_PREFIX}{out_dir.name}-old-{os.getpid()}")
@@ -123,6 +129,20 @@ def _swap_in(staging: Path, out_dir: Path) -> None:
 
 
 def _remove_leftovers(out_dir: Path) -> None:
-    """Staging folders of interrupted builds (of this output) are deleted on the next run."""
+    """Staging folders of interrupted builds (of this output) are deleted on the next run; a
+    site retired by a build killed in the middle of the two-rename swap is put back first."""
+    retired = sorted(out_dir.parent.glob(f"{_STAGING_PREFIX}{out_dir.name}-old-*"))
+    if retired and not out_dir.exists():
+        retired[-1].rename(out_dir)
     for leftover in out_dir.parent.glob(f"{_STAGING_PREFIX}{out_dir.name}-*"):
         shutil.rmtree(leftover, ignore_errors=True)
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    """Swap two folders in one step (Linux renameat2 RENAME_EXCHANGE); False where it cannot."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    at_cwd, exchange = -100, 2
+    return renameat2(at_cwd, os.fsencode(first), at_cwd, os.fsencode(second), exchange) == 0
