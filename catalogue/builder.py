@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .config import PROJECT_ROOT, SiteConfig
 from .ledger import read_ledger, record
+from .links import check_links
 from .load import ContentLoader
 from .model import Catalogue
 from .render import RenderResult, SiteRenderer
@@ -22,6 +23,7 @@ from .similarity import SimilarityCache
 _STAGING_PREFIX = ".build-"
 SIMILARITY_INLINE_LIMIT = 200  # papers: up to here related papers take ~20 ms, so a rebuild waits for them
 MARKER = ".catalogue-site"  # marks a folder this tool built, and so may replace
+EXTERNAL_LINKS = "external-links.txt"  # in the cache folder: every outside address the site links to
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,7 @@ def build_site(config: SiteConfig, report: Report) -> BuildResult:
     staging = Path(tempfile.mkdtemp(prefix=f"{_STAGING_PREFIX}{out_dir.name}-", dir=out_dir.parent))
     try:
         result = builder.render(catalogue, staging, report)
+        _check_links(config, staging, out_dir, report)
         (staging / MARKER).write_text("Built by build.py; replaced whole by the next build.\n")
         if config.search:
             index_site(staging)
@@ -89,6 +92,16 @@ def build_site(config: SiteConfig, report: Report) -> BuildResult:
     if config.ledger and not config.drafts:
         record(config.ledger, read_ledger(config.ledger), result.published)
     return BuildResult(result.pages, len(catalogue.papers), time.perf_counter() - started, result.files)
+
+
+def _check_links(config: SiteConfig, staging: Path, out_dir: Path, report: Report) -> None:
+    """Fail on a link or #anchor that leads nowhere; list the external links, never fetched."""
+    links = check_links(staging, config.base_url, shown_as=out_dir)
+    if links.broken:
+        raise ContentError(links.broken)
+    if config.cache_dir and links.external:
+        config.cache_dir.mkdir(parents=True, exist_ok=True)
+        (config.cache_dir / EXTERNAL_LINKS).write_text("".join(f"{url}\n" for url in sorted(links.external)))
 
 
 def claim_output_dir(config: SiteConfig) -> Path:

@@ -293,3 +293,23 @@ def test_clean_builds_are_byte_identical_whatever_the_hash_seed_or_file_order(sm
         assert done.returncode == 0, done.stderr
         trees.append({p: b for p, b in tree(tmp_path / name).items() if p.parts[0] != "pagefind"})
     assert trees[0] == trees[1] and len(trees[0]) > 40
+
+
+def test_a_broken_link_or_anchor_fails_the_build_and_external_links_are_listed(built, tmp_path):
+    site, _ = built
+    templates = tmp_path / "templates"
+    shutil.copytree(PROJECT_ROOT / "templates", templates)
+    paper_template = templates / "paper.html"
+    paper_template.write_text(paper_template.read_text().replace('href="#cite"', 'href="#citation"', 1)
+                              .replace("{{ url('papers.bib') }}", "{{ url('papers.bibtex') }}"))
+    before = tree(site.site)
+    with pytest.raises(ContentError) as error:
+        build_site(site.config(templates_dir=templates), Report())
+    messages = [str(d) for d in error.value.diagnostics]
+    assert f"{site.site}/papers/samba/index.html: the link #citation leads to no #citation on that page" \
+        " — fix the template or the content that writes it" in messages
+    assert any(m.endswith("the link /papers.bibtex leads to no page — fix the template or the content that writes it")
+               for m in messages)
+    assert tree(site.site) == before
+    external = (site.root / ".cache/external-links.txt").read_text().splitlines()
+    assert "https://github.com/example/samba" in external and "https://arxiv.org/abs/2406.07522" in external

@@ -1,0 +1,92 @@
+"""Every internal link and #anchor of a built site must lead somewhere; external ones are listed.
+
+Reads the pages back by splitting on ` href="`, ` src="`, ` action="` and ` id="` rather than
+with an HTML parser: the templates write every attribute in double quotes after a space, and
+sanitised abstracts do too, so this sees every link at a small fraction of a parser's cost.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from .report import Diagnostic
+
+_LINK_ATTRIBUTES = (b' href="', b' src="', b' action="')
+
+
+def _values(html: bytes, attribute: bytes) -> list[bytes]:
+    """The values of one double-quoted attribute, wherever it appears (bytes.split runs in C)."""
+    return [part[:part.find(b'"')] for part in html.split(attribute)[1:]]
+
+
+@dataclass
+class LinkReport:
+    broken: list[Diagnostic] = field(default_factory=list)
+    external: set[str] = field(default_factory=set)
+    checked: int = 0
+
+
+def check_links(site: Path, base_url: str, shown_as: Path | None = None) -> LinkReport:
+    """Look at every HTML page under `site` (Pagefind's folder aside); name pages as if under
+    `shown_as` (a staging folder is about to become the output folder)."""
+    base_path = urlsplit(base_url).path or "/"
+    files = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
+    pages = {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*.html") if "pagefind" not in p.parts}
+    ids: dict[str, set[str]] = {}
+    report = LinkReport()
+    for page, html in pages.items():
+        folder = page.rpartition("/")[0]
+        for raw in dict.fromkeys(v for attribute in _LINK_ATTRIBUTES for v in _values(html, attribute)):
+            link = raw.decode("utf-8").replace("&amp;", "&")
+            target = _internal(link, base_url, base_path)
+            if target is None:
+                report.external.add(link)
+                continue
+            report.checked += 1
+            path, fragment = target
+            file = _file(path, page, folder, base_path, files)
+            if file is None:
+                problem = "leads to no page"
+            elif fragment and file.endswith(".html") and fragment not in _ids(file, pages, ids):
+                problem = f"leads to no #{fragment} on that page"
+            else:
+                continue
+            report.broken.append(Diagnostic((shown_as or site) / page, 0, f"the link {link} {problem}",
+                                            "fix the template or the content that writes it"))
+    return report
+
+
+def _internal(link: str, base_url: str, base_path: str) -> tuple[str, str] | None:
+    """(path, fragment) of a link into the site, or None for one that leaves it."""
+    if link.startswith(base_url):
+        link = base_path + link[len(base_url):]
+    url = urlsplit(link)
+    if url.scheme or url.netloc:
+        return None
+    return unquote(url.path), url.fragment
+
+
+def _file(path: str, page: str, folder: str, base_path: str, files: set[str]) -> str | None:
+    """The site file a link's path names (a folder means its index.html), if there is one."""
+    if not path:
+        return page
+    if path.startswith("/"):
+        if not path.startswith(base_path):
+            return None
+        relative = path[len(base_path):]
+    else:
+        relative = posixpath.normpath(posixpath.join(folder, path)) + ("/" if path.endswith("/") else "")
+        relative = relative.lstrip("./") if relative.startswith("./") else relative
+    for candidate in (relative, relative.rstrip("/") + "/index.html" if relative else "index.html"):
+        if candidate in files:
+            return candidate
+    return None
+
+
+def _ids(file: str, pages: dict[str, bytes], ids: dict[str, set[str]]) -> set[str]:
+    if file not in ids:
+        ids[file] = {value.decode("utf-8") for value in _values(pages.get(file, b""), b' id="')}
+    return ids[file]
