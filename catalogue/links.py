@@ -31,13 +31,14 @@ class LinkReport:
 
 def check_links(site: Path, base_url: str, shown_as: Path | None = None) -> LinkReport:
     """Look at every HTML page under `site` (Pagefind's folder aside); name pages as if under
-    `shown_as` (a staging folder is about to become the output folder)."""
+    `shown_as` (a staging folder is about to become the output folder). Pages are read one at a
+    time; a page's ids are read only if some link points at one of them."""
     base_path = urlsplit(base_url).path or "/"
     files = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
-    pages = {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*.html") if "pagefind" not in p.parts}
-    ids: dict[str, set[str]] = {}
     report = LinkReport()
-    for page, html in pages.items():
+    anchors: dict[str, list[tuple[str, str, str]]] = {}  # target page → (fragment, page, link)
+    for page in sorted(f for f in files if f.endswith(".html") and not f.startswith("pagefind/")):
+        html = (site / page).read_bytes()
         folder = page.rpartition("/")[0]
         for raw in dict.fromkeys(v for attribute in _LINK_ATTRIBUTES for v in _values(html, attribute)):
             link = raw.decode("utf-8").replace("&amp;", "&")
@@ -49,14 +50,18 @@ def check_links(site: Path, base_url: str, shown_as: Path | None = None) -> Link
             path, fragment = target
             file = _file(path, page, folder, base_path, files)
             if file is None:
-                problem = "leads to no page"
-            elif fragment and file.endswith(".html") and fragment not in _ids(file, pages, ids):
-                problem = f"leads to no #{fragment} on that page"
-            else:
-                continue
-            report.broken.append(Diagnostic((shown_as or site) / page, 0, f"the link {link} {problem}",
-                                            "fix the template or the content that writes it"))
+                report.broken.append(_broken(shown_as or site, page, link, "leads to no page"))
+            elif fragment and file.endswith(".html"):
+                anchors.setdefault(file, []).append((fragment, page, link))
+    for file, wanted in anchors.items():
+        ids = {value.decode("utf-8") for value in _values((site / file).read_bytes(), b' id="')}
+        report.broken += [_broken(shown_as or site, page, link, f"leads to no #{fragment} on that page")
+                          for fragment, page, link in wanted if fragment not in ids]
     return report
+
+
+def _broken(root: Path, page: str, link: str, problem: str) -> Diagnostic:
+    return Diagnostic(root / page, 0, f"the link {link} {problem}", "fix the template or the content that writes it")
 
 
 def _internal(link: str, base_url: str, base_path: str) -> tuple[str, str] | None:
@@ -84,9 +89,3 @@ def _file(path: str, page: str, folder: str, base_path: str, files: set[str]) ->
         if candidate in files:
             return candidate
     return None
-
-
-def _ids(file: str, pages: dict[str, bytes], ids: dict[str, set[str]]) -> set[str]:
-    if file not in ids:
-        ids[file] = {value.decode("utf-8") for value in _values(pages.get(file, b""), b' id="')}
-    return ids[file]
