@@ -202,9 +202,11 @@ class SiteRenderer:
             except BaseException as error:  # noqa: BLE001 — everything must reach the parent
                 outcome = ("failed", error if isinstance(error, ContentError) else RuntimeError(repr(error)))
             finally:
-                with os.fdopen(writer, "wb") as pipe:
-                    pickle.dump(outcome, pipe)
-                os._exit(0)
+                try:
+                    with os.fdopen(writer, "wb") as pipe:
+                        pickle.dump(outcome, pipe)
+                finally:
+                    os._exit(0)  # whatever happens, the child never goes on with the parent's work
         os.close(writer)
         try:
             writes = [w for group_id, pages in halves[0]
