@@ -18,8 +18,11 @@ _LINK_ATTRIBUTES = (b' href="', b' src="', b' action="')
 
 
 def _values(html: bytes, attribute: bytes) -> list[bytes]:
-    """The values of one double-quoted attribute, wherever it appears (bytes.split runs in C)."""
-    return [part[:part.find(b'"')] for part in html.split(attribute)[1:]]
+    """The values of one double-quoted attribute inside tags (bytes.split runs in C); text that
+    only shows such an attribute, like `&lt;a href="…"&gt;` in an abstract, is not a link."""
+    parts = html.split(attribute)
+    return [part[:part.find(b'"')] for before, part in zip(parts, parts[1:])
+            if before.rfind(b"<") > before.rfind(b">")]
 
 
 @dataclass

@@ -313,3 +313,9 @@ def test_a_broken_link_or_anchor_fails_the_build_and_external_links_are_listed(b
     assert tree(site.site) == before
     external = (site.root / ".cache/external-links.txt").read_text().splitlines()
     assert "https://github.com/example/samba" in external and "https://arxiv.org/abs/2406.07522" in external
+
+
+def test_an_abstract_that_shows_html_code_is_not_a_broken_link(small_site):
+    small_site.write("content/papers/code.md", paper("code", "Markup", body='We write `<a href="/nowhere/">` by hand.'))
+    build_site(small_site.config(search=False), Report())
+    assert '&lt;a href="/nowhere/"&gt;' in (small_site.site / "papers/code/index.html").read_text()
