@@ -152,20 +152,21 @@ class Watcher:
 
 
 
-class SearchRefresher:
-    """Re-runs Pagefind in a thread of its own once edits have settled: it has no incremental
-    mode and takes seconds at scale, so it must never hold up a rebuild."""
+class _AfterQuiet:
+    """Does slow work in a thread of its own once `quiet` seconds pass without a new request;
+    a newer request replaces a pending one, and a request for None withdraws it."""
 
-    def __init__(self, site_dir: Path, server: DevServer, log):
-        self.site_dir, self.server, self.log = site_dir, server, log
+    def __init__(self, quiet: float, name: str):
+        self.quiet = quiet
+        self._job: object = None
         self._due = 0.0
         self._stopping = False
         self._changed = threading.Condition()
-        threading.Thread(target=self._run, daemon=True, name="search").start()
+        threading.Thread(target=self._run, daemon=True, name=name).start()
 
-    def schedule(self) -> None:
+    def request(self, job: object) -> None:
         with self._changed:
-            self._due = time.perf_counter() + SEARCH_QUIET_SECONDS
+            self._job, self._due = job, time.perf_counter() + self.quiet
             self._changed.notify()
 
     def stop(self) -> None:
@@ -176,14 +177,29 @@ class SearchRefresher:
     def _run(self) -> None:
         while True:
             with self._changed:
-                while not self._stopping and (not self._due or time.perf_counter() < self._due):
-                    self._changed.wait(self._due - time.perf_counter() if self._due else None)
+                while not self._stopping and (self._job is None or time.perf_counter() < self._due):
+                    self._changed.wait(self._due - time.perf_counter() if self._job is not None else None)
                 if self._stopping:
                     return
-                self._due = 0.0
-            self._refresh()
+                job, self._job = self._job, None
+            self._work(job)
 
-    def _refresh(self) -> None:
+    def _work(self, job: object) -> None:
+        raise NotImplementedError
+
+
+class SearchRefresher(_AfterQuiet):
+    """Re-runs Pagefind once edits have settled: it has no incremental mode and takes seconds
+    at scale, so it must never hold up a rebuild."""
+
+    def __init__(self, site_dir: Path, server: DevServer, log):
+        self.site_dir, self.server, self.log = site_dir, server, log
+        super().__init__(SEARCH_QUIET_SECONDS, "search")
+
+    def schedule(self) -> None:
+        self.request(True)
+
+    def _work(self, job: object) -> None:
         started = time.perf_counter()
         try:
             index_site(self.site_dir, background=True)
@@ -194,59 +210,44 @@ class SearchRefresher:
         self.server.reload("search")
 
 
-class SimilarityRefresher:
+class SimilarityRefresher(_AfterQuiet):
     """Recomputes related papers and the map (seconds at 10,000 papers) in a worker process, so
     rebuilds never wait for the interpreter lock meanwhile; then asks the watcher for a rebuild,
     which rewrites just the pages whose lists moved. Like search, it waits for edits to settle."""
 
     def __init__(self, watcher: Watcher, log):
         self.watcher, self.log = watcher, log
-        self._job: tuple | None = None
-        self._due = 0.0
-        self._stopping = False
-        self._changed = threading.Condition()
         self._worker: ProcessPoolExecutor | None = None  # started when first needed
-        threading.Thread(target=self._run, daemon=True, name="similarity").start()
+        super().__init__(SIMILARITY_QUIET_SECONDS, "similarity")
 
     def schedule(self, builder: Builder) -> None:
         """Refresh for the builder's last catalogue, if its stored result is not for it (and
         forget a pending refresh that an edit made needless, such as one undone)."""
         signature = builder.similarity.stale(builder.catalogue)
-        with self._changed:
-            self._job = None if signature is None else (builder, builder.catalogue, signature)
-            self._due = time.perf_counter() + SIMILARITY_QUIET_SECONDS
-            self._changed.notify()
+        self.request(None if signature is None else (builder, builder.catalogue, signature))
 
     def stop(self) -> None:
-        with self._changed:
-            self._stopping = True
-            self._changed.notify()
+        super().stop()
         if self._worker:
             self._worker.shutdown(wait=False, cancel_futures=True)
 
-    def _run(self) -> None:
-        while True:
-            with self._changed:
-                while not self._stopping and (self._job is None or time.perf_counter() < self._due):
-                    self._changed.wait(self._due - time.perf_counter() if self._job else None)
-                if self._stopping:
-                    return
-                (builder, catalogue, signature), self._job = self._job, None
-            if self._worker is None:  # spawn, not fork: this process has threads
-                self._worker = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                                   initializer=os.nice, initargs=(10,))  # rebuilds first
-            try:
-                result = self._worker.submit(compute_in_worker, texts(catalogue)).result()
-            except Exception as error:  # a dead worker must not end watch mode
-                self.log(f"related papers not refreshed: {type(error).__name__}: {error}")
-                self._worker.shutdown(wait=False, cancel_futures=True)
-                self._worker = None
-                continue
-            if builder.similarity.stale(builder.catalogue) != signature:
-                continue  # edited or undone meanwhile: this result is out of date
-            builder.similarity.store(signature, catalogue, result)
-            self.log(f"related papers and map recomputed in {result.seconds:.1f} s")
-            self.watcher.changed([])  # an empty change: re-render with the new result
+    def _work(self, job: object) -> None:
+        builder, catalogue, signature = job
+        if self._worker is None:  # spawn, not fork: this process has threads
+            self._worker = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                               initializer=os.nice, initargs=(10,))  # rebuilds first
+        try:
+            result = self._worker.submit(compute_in_worker, texts(catalogue)).result()
+        except Exception as error:  # a dead worker must not end watch mode
+            self.log(f"related papers not refreshed: {type(error).__name__}: {error}")
+            self._worker.shutdown(wait=False, cancel_futures=True)
+            self._worker = None
+            return
+        if builder.similarity.stale(builder.catalogue) != signature:
+            return  # edited or undone meanwhile: this result is out of date
+        builder.similarity.store(signature, catalogue, result)
+        self.log(f"related papers and map recomputed in {result.seconds:.1f} s")
+        self.watcher.changed([])  # an empty change: re-render with the new result
 
 
 def serve_and_watch(config: SiteConfig, host: str, port: int) -> int:
