@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from . import cbor
+
 INDEX_DIR = "pagefind"
+_SIGNATURE = b"pagefind_dcd"  # the first bytes of every index file, once unzipped
 
 
 class SearchIndexError(Exception):
@@ -34,7 +40,77 @@ def index_site(site_dir: Path, background: bool = False) -> None:
     if process.returncode != 0 or not (fresh / "pagefind.js").is_file():
         shutil.rmtree(fresh, ignore_errors=True)
         raise SearchIndexError(output.strip() or "no index written")
+    make_stable(fresh)
     if (site_dir / INDEX_DIR).exists():
         (site_dir / INDEX_DIR).rename(old)
     fresh.rename(site_dir / INDEX_DIR)
     shutil.rmtree(old, ignore_errors=True)
+
+
+def make_stable(index_dir: Path) -> bool:
+    """Give the same site the same index bytes on every run. Pagefind writes its filters, and
+    the values in each, in hash-map order (Pagefind issue #638), and names each file after its
+    bytes; put them in name order, rename the files after their new bytes and point the
+    metadata and `pagefind-entry.json` at the new names. An index in a layout this code does not
+    know (another Pagefind version) is left as it is: returns False."""
+    entry_path = index_dir / "pagefind-entry.json"
+    entry = json.loads(entry_path.read_text(encoding="utf-8"))
+    plans = [_plan(index_dir, language, info["hash"]) for language, info in entry["languages"].items()]
+    if None in plans:
+        return False
+    for (language, info), (meta_path, meta, filters) in zip(entry["languages"].items(), plans):
+        renamed = {}
+        for old_hash, index in filters.items():
+            renamed[old_hash] = _rewrite(index_dir / "filter" / f"{old_hash}.pf_filter", "{}.pf_filter",
+                                         index, language)
+        meta[3] = sorted([name, renamed[old_hash]] for name, old_hash in meta[3])
+        meta[4].sort(key=lambda sort: sort[0])
+        info["hash"] = _rewrite(meta_path, "pagefind.{}.pf_meta", meta, language)
+    entry_path.write_text(json.dumps(entry, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    return True
+
+
+def _plan(index_dir: Path, language: str, meta_hash: str) -> tuple[Path, list, dict] | None:
+    """The metadata and the filter indexes of one language, with each filter's values in
+    order; None unless every file has the layout of Pagefind 1.5."""
+    meta_path = index_dir / f"pagefind.{meta_hash}.pf_meta"
+    meta = _read(meta_path)
+    if not (isinstance(meta, list) and len(meta) >= 5 and isinstance(meta[3], list)
+            and isinstance(meta[4], list) and all(_is_pair(sort, list) for sort in meta[4])
+            and all(_is_pair(f, str) for f in meta[3])):
+        return None
+    filters = {}
+    for _, filter_hash in meta[3]:
+        index = _read(index_dir / "filter" / f"{filter_hash}.pf_filter")
+        if not (_is_pair(index, list) and all(_is_pair(value, list) for value in index[1])):
+            return None
+        index[1].sort(key=lambda value: value[0])
+        filters[filter_hash] = index
+    return meta_path, meta, filters
+
+
+def _is_pair(value: object, second: type) -> bool:
+    return (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
+            and isinstance(value[1], second))
+
+
+def _read(path: Path) -> object:
+    """An index file's value, or None if it is not CBOR that this codec writes back unchanged."""
+    try:
+        data = gzip.decompress(path.read_bytes())
+        value = cbor.decode(data[len(_SIGNATURE):]) if data.startswith(_SIGNATURE) else None
+    except (OSError, EOFError, gzip.BadGzipFile, cbor.CBORError, UnicodeDecodeError):
+        return None
+    return value if value is not None and cbor.encode(value) == data[len(_SIGNATURE):] else None
+
+
+def _rewrite(old: Path, name: str, value: object, language: str) -> str:
+    """Write `value` beside `old` under `name` filled with a hash of its bytes, remove `old`,
+    and return the hash. Gzipped without a timestamp, as Pagefind writes its files."""
+    data = _SIGNATURE + cbor.encode(value)
+    new_hash = f"{language}_{hashlib.sha256(data).hexdigest()[:10]}"
+    new = old.with_name(name.format(new_hash))
+    new.write_bytes(gzip.compress(data, compresslevel=9, mtime=0))
+    if new != old:
+        old.unlink()
+    return new_hash

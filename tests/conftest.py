@@ -7,8 +7,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from catalogue.config import SiteConfig
+
+# The same examples on every run: CI must not pass or fail by luck (raise max_examples to explore more).
+settings.register_profile("repeatable", derandomize=True, database=None)
+settings.load_profile("repeatable")
 
 TAXONOMY = """\
 tags:
