@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .config import PROJECT_ROOT, SiteConfig
 from .ledger import read_ledger, record
-from .links import check_links
+from .links import check_links, explain
 from .load import ContentLoader
 from .model import Catalogue
 from .render import RenderResult, SiteRenderer
@@ -81,7 +81,7 @@ def build_site(config: SiteConfig, report: Report) -> BuildResult:
     staging = Path(tempfile.mkdtemp(prefix=f"{_STAGING_PREFIX}{out_dir.name}-", dir=out_dir.parent))
     try:
         result = builder.render(catalogue, staging, report)
-        _check_links(config, staging, out_dir, report)
+        _check_links(config, catalogue, staging, out_dir)
         (staging / MARKER).write_text("Built by build.py; replaced whole by the next build.\n")
         if config.search:
             index_site(staging)
@@ -94,11 +94,12 @@ def build_site(config: SiteConfig, report: Report) -> BuildResult:
     return BuildResult(result.pages, len(catalogue.papers), time.perf_counter() - started, result.files)
 
 
-def _check_links(config: SiteConfig, staging: Path, out_dir: Path, report: Report) -> None:
-    """Fail on a link or #anchor that leads nowhere; list the external links, never fetched."""
-    links = check_links(staging, config.base_url, shown_as=out_dir)
+def _check_links(config: SiteConfig, catalogue: Catalogue, staging: Path, out_dir: Path) -> None:
+    """Fail on a link or #anchor that leads nowhere, naming the paper file and line that writes
+    it, or else the page (as it will be in `out_dir`); list the external links, never fetched."""
+    links = check_links(staging, config.base_url)
     if links.broken:
-        raise ContentError(links.broken)
+        raise ContentError([explain(broken, catalogue, out_dir) for broken in links.broken])
     if config.cache_dir and links.external:
         config.cache_dir.mkdir(parents=True, exist_ok=True)
         (config.cache_dir / EXTERNAL_LINKS).write_text("".join(f"{url}\n" for url in sorted(links.external)))

@@ -8,10 +8,14 @@ sanitised abstracts do too, so this sees every link at a small fraction of a par
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import unquote, urlsplit
 
+from .load import body_line
+from .model import Catalogue, Paper
 from .report import Diagnostic
 
 _LINK_ATTRIBUTES = (b' href="', b' src="', b' action="')
@@ -25,23 +29,51 @@ def _values(html: bytes, attribute: bytes) -> list[bytes]:
             if before.rfind(b"<") > before.rfind(b">")]
 
 
+class Broken(NamedTuple):
+    page: str  # the page's file in the site, like papers/samba/index.html
+    link: str
+    problem: str
+
+
 @dataclass
 class LinkReport:
-    broken: list[Diagnostic] = field(default_factory=list)
+    broken: list[Broken] = field(default_factory=list)
     external: set[str] = field(default_factory=set)
     checked: int = 0
 
 
-def check_links(site: Path, base_url: str, shown_as: Path | None = None) -> LinkReport:
-    """Look at every HTML page under `site` (Pagefind's folder aside); name pages as if under
-    `shown_as` (a staging folder is about to become the output folder). Pages are read one at a
-    time; a page's ids are read only if some link points at one of them."""
+class _OnDisk:
+    """The site's files, looked up one at a time: checking a few pages needs no listing of all."""
+
+    def __init__(self, site: Path):
+        self.site = site
+        self._seen: dict[str, bool] = {}
+
+    def __contains__(self, file: str) -> bool:
+        if file not in self._seen:
+            self._seen[file] = (self.site / file).is_file()
+        return self._seen[file]
+
+
+def check_links(site: Path, base_url: str, pages: Iterable[str] | None = None,
+                left_out: tuple[str, ...] = ()) -> LinkReport:
+    """Look at every HTML page under `site` (Pagefind's folder aside), or only at `pages` (files
+    relative to `site`); links to paths ending in `left_out` may lead to no file. Pages are read
+    one at a time; a page's ids are read only if some link points at one of them."""
     base_path = urlsplit(base_url).path or "/"
-    files = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
+    files: set[str] | _OnDisk
+    if pages is None:
+        files = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
+        pages = (f for f in files if f.endswith(".html") and not f.startswith("pagefind/"))
+    else:
+        files = _OnDisk(site)
     report = LinkReport()
     anchors: dict[str, list[tuple[str, str, str]]] = {}  # target page → (fragment, page, link)
-    for page in sorted(f for f in files if f.endswith(".html") and not f.startswith("pagefind/")):
-        html = (site / page).read_bytes()
+    for page in sorted(p for p in pages if p.endswith(".html")):
+        try:
+            html = (site / page).read_bytes()
+        except FileNotFoundError:  # removed since it was listed: no links left to check
+            continue
         folder = page.rpartition("/")[0]
         for raw in dict.fromkeys(v for attribute in _LINK_ATTRIBUTES for v in _values(html, attribute)):
             link = raw.decode("utf-8").replace("&amp;", "&")
@@ -53,18 +85,46 @@ def check_links(site: Path, base_url: str, shown_as: Path | None = None) -> Link
             path, fragment = target
             file = _file(path, page, folder, base_path, files)
             if file is None:
-                report.broken.append(_broken(shown_as or site, page, link, "leads to no page"))
+                if not (left_out and path.endswith(left_out)):
+                    report.broken.append(Broken(page, link, "leads to no page"))
             elif fragment and file.endswith(".html"):
                 anchors.setdefault(file, []).append((fragment, page, link))
     for file, wanted in anchors.items():
-        ids = {value.decode("utf-8") for value in _values((site / file).read_bytes(), b' id="')}
-        report.broken += [_broken(shown_as or site, page, link, f"leads to no #{fragment} on that page")
+        ids = _ids(site / file)
+        report.broken += [Broken(page, link, f"leads to no #{fragment} on that page")
                           for fragment, page, link in wanted if fragment not in ids]
     return report
 
 
-def _broken(root: Path, page: str, link: str, problem: str) -> Diagnostic:
-    return Diagnostic(root / page, 0, f"the link {link} {problem}", "fix the template or the content that writes it")
+def _ids(page: Path) -> set[str]:
+    try:
+        return {value.decode("utf-8") for value in _values(page.read_bytes(), b' id="')}
+    except FileNotFoundError:  # removed while a watch-mode check ran: that check is dropped
+        return set()
+
+
+def find_broken(site: Path, base_url: str, left_out: tuple[str, ...] = ()) -> list[Broken]:
+    """Every broken link of the site (for a worker process: the rest of the report stays there)."""
+    return check_links(site, base_url, left_out=left_out).broken
+
+
+def explain(broken: Broken, catalogue: Catalogue | None, site: Path) -> Diagnostic:
+    """Name the paper file and line a broken link comes from, if it is in that paper's abstract;
+    otherwise the page in `site`, which a template wrote."""
+    paper = _paper_of(broken.page, catalogue)
+    line = body_line(paper.path, broken.link) if paper else 0
+    if paper and line:
+        return Diagnostic(paper.path, line, f"the link {broken.link} {broken.problem}",
+                          "fix the link in the abstract")
+    return Diagnostic(site / broken.page, 0, f"the link {broken.link} {broken.problem}",
+                      "fix the template or the content that writes it")
+
+
+def _paper_of(page: str, catalogue: Catalogue | None) -> Paper | None:
+    slug = page.removeprefix("papers/").removesuffix("/index.html")
+    if catalogue is None or not page.startswith("papers/") or "/" in slug:
+        return None
+    return catalogue.by_slug.get(slug)
 
 
 def _internal(link: str, base_url: str, base_path: str) -> tuple[str, str] | None:

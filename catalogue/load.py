@@ -51,10 +51,12 @@ def paper_files(content_dir: Path) -> list[Path]:
 
 def read_source(path: Path) -> PageSource:
     """Split a file into front matter and body; raise ContentError naming the line."""
+    data = path.read_bytes()
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = data.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
     except UnicodeDecodeError as error:
-        raise _error(path, 0, f"not UTF-8 text ({error.reason})", "save the file as UTF-8")
+        raise _error(path, data[:error.start].count(b"\n") + 1,
+                     f"not UTF-8 text ({error.reason} at byte {error.start})", "save the file as UTF-8")
     lines = text.split("\n")
     if lines[0].rstrip() != "---":
         raise _error(path, 1, "no front matter",
@@ -69,6 +71,18 @@ def read_source(path: Path) -> PageSource:
         raise _error(path, 2, "the front matter is not a set of `key: value` fields",
                      "write one `key: value` per line between the `---` lines")
     return PageSource(path, meta, key_lines, body.strip("\n"))
+
+
+def body_line(path: Path, text: str) -> int:
+    """The line of `path` where `text` (its first line) first appears below the front matter,
+    for messages about what the abstract renders to; 0 if it is not there."""
+    try:
+        lines = path.read_text(encoding="utf-8-sig").split("\n")
+    except (OSError, UnicodeDecodeError):
+        return 0
+    end = next((i for i, line in enumerate(lines[1:], start=1) if line.rstrip() == "---"), 0)
+    first = text.split("\n")[0]
+    return next((number for number, line in enumerate(lines[end + 1:], start=end + 2) if first in line), 0)
 
 
 def _error(path: Path, line: int, message: str, hint: str) -> ContentError:

@@ -29,6 +29,7 @@ from collections import Counter
 
 from .model import Catalogue, Listing, Paper, Taxonomy, Theme, Venue, author_slug
 from .ledger import dropped, read_ledger
+from .load import body_line
 from .report import ContentError, Diagnostic, Report
 from .similarity import NOTHING, Similarity
 
@@ -156,7 +157,7 @@ class SiteRenderer:
         removed = self._remove_vanished(groups, planned, out_dir)
         write_assets(assets, out_dir / ASSETS_DIR)
         sync_static(self.config.static_dir, out_dir / "static")
-        self._report_failed_math(report)
+        self._report_failed_math(catalogue, report)
         return RenderResult(self._html_pages, [f for f, _, _ in writes],
                             removed, published, len(planned))
 
@@ -384,10 +385,13 @@ class SiteRenderer:
             self._ledger_cache = (signature, read_ledger(self.config.ledger))
         return self._ledger_cache[1]
 
-    def _report_failed_math(self, report: Report) -> None:
+    def _report_failed_math(self, catalogue: Catalogue, report: Report) -> None:
+        """Warn at each file and line that holds a formula latex2mathml could not convert."""
         for tex in sorted(set(self.markup.failed_math)):
-            report.warning("content", 0, f"formula shown as TeX code: {tex}",
-                           "fix the LaTeX in the paper's abstract")
+            places = [(p.path, p.line_of("title")) for p in catalogue.papers if tex in p.title]
+            places += [(p.path, body_line(p.path, tex)) for p in catalogue.papers if tex in p.body]
+            for path, line in places or [(self.config.content_dir, 0)]:
+                report.warning(path, line, f"formula shown as TeX code: {tex}", "fix the LaTeX")
         self.markup.failed_math.clear()
 
 
