@@ -16,6 +16,7 @@ from urllib.parse import unquote, urlsplit
 WATCH_PREFIX = "/__watch/"
 CLIENT_SCRIPT = (Path(__file__).parent / "livereload.js").read_text(encoding="utf-8")
 KEEPALIVE_SECONDS = 10.0
+BUILD_FAILED = "The last build failed; these pages are from the last good build."
 
 
 class DevServer:
@@ -24,6 +25,7 @@ class DevServer:
     def __init__(self, root: Path, host: str = "127.0.0.1", port: int = 8000):
         self.root = root.resolve()
         self.errors: list[str] = []
+        self.errors_heading = BUILD_FAILED
         self._events: dict[str, int] = {}  # per kind, how many have been sent: none is lost
         self._changed = threading.Condition()
         self._stopping = False
@@ -51,9 +53,9 @@ class DevServer:
             self._events[event] = self._events.get(event, 0) + 1
             self._changed.notify_all()
 
-    def show_errors(self, lines: list[str]) -> None:
-        """Overlay these lines on every page until called with an empty list."""
-        self.errors = list(lines)
+    def show_errors(self, lines: list[str], heading: str = "") -> None:
+        """Overlay these lines, under `heading`, on every page until called with an empty list."""
+        self.errors, self.errors_heading = list(lines), heading or BUILD_FAILED
 
     def next_events(self, seen: dict[str, int]) -> list[str]:
         """Wait until some kind of event happened more often than `seen` says (which is
@@ -71,7 +73,7 @@ class DevServer:
         """Add the reload script, and the error overlay if the last build failed."""
         snippet = f'<script src="{WATCH_PREFIX}client.js"></script>'
         if self.errors:
-            snippet = _overlay(self.errors) + snippet
+            snippet = _overlay(self.errors_heading, self.errors) + snippet
         marker = page.rfind(b"</body>")
         cut = marker if marker >= 0 else len(page)
         return page[:cut] + snippet.encode("utf-8", errors="replace") + page[cut:]
@@ -171,12 +173,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(body)
 
 
-def _overlay(errors: list[str]) -> str:
+def _overlay(heading: str, errors: list[str]) -> str:
     items = "".join(f"<li>{html.escape(line)}</li>" for line in errors)
     return (
         '<div id="watch-overlay" role="alert" style="position:fixed;inset:auto 1rem 1rem 1rem;'
         "z-index:1000;max-height:60vh;overflow:auto;padding:1rem 1.2rem;background:#2b0f12;"
         'color:#ffe3e3;border:2px solid #ff6b6b;border-radius:8px;font:14px/1.5 ui-monospace,monospace">'
-        f"<strong>The last build failed; these pages are from the last good build.</strong>"
+        f"<strong>{html.escape(heading)}</strong>"
         f'<ul style="margin:.5rem 0 0;padding-left:1.2rem">{items}</ul>'
         "<p style=\"margin:.5rem 0 0\">Save a fix and this page reloads.</p></div>")

@@ -17,6 +17,7 @@ from watchdog.observers import Observer
 
 from .builder import MARKER, Builder, claim_output_dir
 from .config import SiteConfig
+from .links import Broken, check_links, explain, find_broken
 from .report import ContentError, Report
 from .search import SearchIndexError, index_site
 from .server import DevServer
@@ -25,6 +26,9 @@ from .similarity import compute_in_worker, texts
 QUIET_SECONDS = 0.01  # a burst of events (a git checkout) within this window is one rebuild
 SEARCH_QUIET_SECONDS = 1.0  # Pagefind waits for the edits to settle: it costs seconds at scale
 SIMILARITY_QUIET_SECONDS = 1.0  # so do related papers and the map, above the inline limit
+LINKS_QUIET_SECONDS = 1.0  # and checking every page's links (4 s at 10,000 papers)
+LEFT_OUT = (".xml", ".bib")  # feeds and papers.bib: written by full builds, not in previews (site_files)
+BROKEN_LINKS = "Broken links: the pages are up to date, but these links lead nowhere."
 _IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload")
 
 
@@ -61,8 +65,12 @@ class Watcher:
         self._changed: set[Path] | None = set()
         self._lock = threading.Lock()
         self._wake = threading.Event()
+        self.worker = LowPriorityWorker()
         self.search = SearchRefresher(config.out_dir, server, log)
         self.similarity = SimilarityRefresher(self, log)
+        self.links = LinkRefresher(self, log)
+        self._broken: dict[str, list[Broken]] = {}  # by page, as last checked
+        self._shown: list[str] = []
         self._stop = threading.Event()
         self._observer = Observer()
 
@@ -83,6 +91,8 @@ class Watcher:
         self._wake.set()
         self.search.stop()
         self.similarity.stop()
+        self.links.stop()
+        self.worker.stop()
         self._observer.stop()
         self._observer.join(timeout=5)
 
@@ -132,7 +142,7 @@ class Watcher:
             self.rebuilds += 1
             if self.builder.catalogue is not None:  # even if rendering failed: stale lists may be why
                 self.similarity.schedule(self.builder)
-        self.server.show_errors([])
+        self._check_links(result.written, result.removed)
         if changed != set() or result.written or result.removed:  # set(): only similarity moved
             self.server.reload()
         took = (time.perf_counter() - started) * 1000
@@ -142,11 +152,46 @@ class Watcher:
             self.search.schedule()
         return True
 
+    def _check_links(self, written: list[str], removed: list[str]) -> None:
+        """Check the links of the pages just written (milliseconds), and show what is broken;
+        once edits settle, the whole site, for links into removed pages or dropped anchors."""
+        found = check_links(self.out_dir, self.config.base_url, written, LEFT_OUT).broken if written else []
+        with self._lock:
+            for page in (*written, *removed):
+                self._broken.pop(page, None)
+            for broken in found:
+                self._broken.setdefault(broken.page, []).append(broken)
+        self._show_links()
+        self.links.request(self.rebuilds)
+
+    def links_checked(self, generation: int, broken: list[Broken]) -> None:
+        """The whole-site check's result, kept unless a rebuild came after it started."""
+        with self._lock:
+            if generation != self.rebuilds:
+                return
+            self._broken = {}
+            for each in broken:
+                self._broken.setdefault(each.page, []).append(each)
+        if self._show_links():
+            self.server.reload()
+
+    def _show_links(self) -> bool:
+        """Overlay the broken links on every page (or nothing); True if that changed."""
+        with self._lock:
+            lines = [str(explain(each, self.builder.catalogue, self.out_dir))
+                     for page in sorted(self._broken) for each in self._broken[page]]
+        self.server.show_errors(lines, BROKEN_LINKS)
+        changed, self._shown = lines != self._shown, lines
+        for line in lines if changed else []:
+            self.log(line)
+        return changed
+
     def _failed(self, lines: list[str]) -> bool:
         for line in lines:
             self.log(line)
         self.log("build failed; still serving the last good pages")
         self.server.show_errors(lines)
+        self._shown = lines
         self.server.reload()
         return False
 
@@ -188,6 +233,33 @@ class _AfterQuiet:
         raise NotImplementedError
 
 
+class LowPriorityWorker:
+    """One process at low priority for the background work of watch mode, started when first
+    needed (spawned, not forked: this process has threads) and started anew if it dies."""
+
+    def __init__(self):
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def run(self, function, *args):
+        with self._lock:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=os.nice, initargs=(10,))  # rebuilds first
+            pool = self._pool
+        try:
+            return pool.submit(function, *args).result()
+        except Exception:
+            self.stop()  # a dead worker is replaced on the next run
+            raise
+
+    def stop(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
 class SearchRefresher(_AfterQuiet):
     """Re-runs Pagefind once edits have settled: it has no incremental mode and takes seconds
     at scale, so it must never hold up a rebuild."""
@@ -217,7 +289,6 @@ class SimilarityRefresher(_AfterQuiet):
 
     def __init__(self, watcher: Watcher, log):
         self.watcher, self.log = watcher, log
-        self._worker: ProcessPoolExecutor | None = None  # started when first needed
         super().__init__(SIMILARITY_QUIET_SECONDS, "similarity")
 
     def schedule(self, builder: Builder) -> None:
@@ -226,28 +297,36 @@ class SimilarityRefresher(_AfterQuiet):
         signature = builder.similarity.stale(builder.catalogue)
         self.request(None if signature is None else (builder, builder.catalogue, signature))
 
-    def stop(self) -> None:
-        super().stop()
-        if self._worker:
-            self._worker.shutdown(wait=False, cancel_futures=True)
-
     def _work(self, job: object) -> None:
         builder, catalogue, signature = job
-        if self._worker is None:  # spawn, not fork: this process has threads
-            self._worker = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                               initializer=os.nice, initargs=(10,))  # rebuilds first
         try:
-            result = self._worker.submit(compute_in_worker, texts(catalogue)).result()
+            result = self.watcher.worker.run(compute_in_worker, texts(catalogue))
         except Exception as error:  # a dead worker must not end watch mode
             self.log(f"related papers not refreshed: {type(error).__name__}: {error}")
-            self._worker.shutdown(wait=False, cancel_futures=True)
-            self._worker = None
             return
         if builder.similarity.stale(builder.catalogue) != signature:
             return  # edited or undone meanwhile: this result is out of date
         builder.similarity.store(signature, catalogue, result)
         self.log(f"related papers and map recomputed in {result.seconds:.1f} s")
         self.watcher.changed([])  # an empty change: re-render with the new result
+
+
+class LinkRefresher(_AfterQuiet):
+    """Checks the links of every page in the worker once edits settle: a link into a page that
+    an edit removed, or to an anchor it dropped, sits on a page the rebuild did not rewrite."""
+
+    def __init__(self, watcher: Watcher, log):
+        self.watcher, self.log = watcher, log
+        super().__init__(LINKS_QUIET_SECONDS, "links")
+
+    def _work(self, job: object) -> None:
+        try:
+            watcher = self.watcher
+            broken = watcher.worker.run(find_broken, watcher.out_dir, watcher.config.base_url, LEFT_OUT)
+        except Exception as error:
+            self.log(f"links not checked: {type(error).__name__}: {error}")
+            return
+        self.watcher.links_checked(job, broken)
 
 
 def serve_and_watch(config: SiteConfig, host: str, port: int) -> int:

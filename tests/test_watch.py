@@ -176,6 +176,47 @@ def test_deleted_paper_disappears_and_new_one_appears(watch):
     assert "A Fresh Paper" in server.get("papers/fresh/")[1]
 
 
+def overlay_once(server, path: str, present: bool, seconds: float = 20) -> str:
+    """The page once its error overlay is there (or gone): a background check may come later."""
+    deadline = time.monotonic() + seconds
+    while ('id="watch-overlay"' in (html := server.get(path)[1])) != present:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the overlay is {'not ' if present else ''}on /{path}")
+        time.sleep(0.1)
+    return html
+
+
+def test_a_broken_link_in_an_abstract_is_shown_at_its_line_until_fixed(watch):
+    site, server, events = watch
+    path = site.content / "papers/icv.md"
+    good = path.read_text()
+    path.write_text(good + "\nSee [the other paper](/papers/rocketvk/).\n")
+    assert events.wait("reload")
+    html = overlay_once(server, "papers/samba/", present=True, seconds=0)  # at once, on every page
+    line = good.count("\n") + 2
+    assert "Broken links: the pages are up to date" in html
+    assert f"{path}:{line}: the link /papers/rocketvk/ leads to no page — fix the link in the abstract" in html
+    path.write_text(good + "\nSee [the other paper](/papers/rocketkv/).\n")
+    assert events.wait("reload")
+    overlay_once(server, "papers/samba/", present=False, seconds=0)
+
+
+def test_deleting_a_paper_another_abstract_links_to_is_caught_once_edits_settle(watch):
+    site, server, events = watch
+    path = site.content / "papers/lonely.md"  # alone in its venue and tag: no list ties it to rocketkv
+    path.write_text(paper("lonely", "Lonely", "NeurIPS 2023", "[long-tailed-learning]",
+                          "Rare classes, and a pointer to [RocketKV](/papers/rocketkv/)."))
+    assert events.wait("reload")
+    overlay_once(server, "papers/lonely/", present=False, seconds=3)
+    removed = (site.content / "papers/rocketkv.md").read_text()
+    (site.content / "papers/rocketkv.md").unlink()
+    assert events.wait("reload")
+    html = overlay_once(server, "papers/lonely/", present=True)
+    assert f"{path}:9: the link /papers/rocketkv/ leads to no page — fix the link in the abstract" in html
+    (site.content / "papers/rocketkv.md").write_text(removed)
+    overlay_once(server, "papers/lonely/", present=False)
+
+
 def test_swap_and_backup_files_are_ignored(watch):
     site, server, events = watch
     before = server.rebuilds()
