@@ -31,6 +31,7 @@ def import_lists(lists: list[Path], content_dir: Path, metadata: Path | None,
     taxonomy = load_taxonomy(content_dir, report)
     facts = read_metadata(metadata, report) if metadata else []
     known, slugs = read_identities(content_dir, report)
+    _refuse_papers_outside(content_dir, report)
     if report.errors:
         raise ContentError(report.errors)  # an unreadable content file could be a duplicate
     assert taxonomy is not None
@@ -51,6 +52,14 @@ def import_lists(lists: list[Path], content_dir: Path, metadata: Path | None,
         _report_unmatched(facts, matched, lists, metadata, report)
     _summarise(result, report)
     return result
+
+
+def _refuse_papers_outside(content_dir: Path, report: Report) -> None:
+    """New files go into content/papers/ only: never through a link to a folder elsewhere."""
+    folder = content_dir / PAPERS_DIR
+    if folder.exists() and not folder.resolve().is_relative_to(content_dir.resolve()):
+        report.error(folder, 0, f"the papers folder is a link to {folder.resolve()}, outside content/",
+                     "make content/papers/ a real folder inside content/")
 
 
 def _write_paper(raw: RawPaper, body: str, facts: PaperFacts | None, taxonomy: Taxonomy,
@@ -81,7 +90,7 @@ def _write_paper(raw: RawPaper, body: str, facts: PaperFacts | None, taxonomy: T
     for command in sorted(set(leftover_latex(body))):
         report.warning(raw.path, raw.line, f"could not convert LaTeX `{command}`",
                        f"fix it by hand in content/papers/{slug}.md")
-    target = content_dir / PAPERS_DIR / f"{slug}.md"
+    target = content_dir / PAPERS_DIR / f"{slug}.md"  # the slug is [a-z0-9-]: never a path of its own
     write_new_file(target, frontmatter.dumps(frontmatter.Post(body, **meta), sort_keys=False,
                                              default_flow_style=None, width=10_000) + "\n")
     report.info(f"added {target} ← {raw.where}")

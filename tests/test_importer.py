@@ -137,3 +137,25 @@ def test_every_paper_gets_tags_from_the_vocabulary(scratch, lists):
     tail = next(p for p in catalogue.papers if "fine-tuning" in p.body)
     assert tail.tags == ("long-tailed-learning",)
     assert [t.id for t in catalogue.themes_of(tail)] == ["long-tail"]
+
+
+def test_import_never_writes_through_a_link_out_of_content(scratch, lists, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (scratch.content / "papers").symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(ContentError, match="outside content/"):
+        run_import(scratch, lists)
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_tabs_crlf_and_a_bom_in_a_list_import_as_clean_text(scratch):
+    tabbed = ICV[80:].replace(" ", "\t", 3)
+    messy = f"\ufeffICML 2024 Papers\r\n\t\r\n\t{ICV[:80]}\r\n{tabbed}\r\n \t \r\n{LONGTAIL}"
+    scratch.write("lists/messy.txt", messy)
+    report = Report()
+    result = import_lists([scratch.root / "lists/messy.txt"], scratch.content, None, report)
+    assert len(result.added) == 2 and not report.errors
+    bodies = {p.body for p in load_catalogue(scratch.content, Report()).papers}
+    assert not any("\t" in body or "\r" in body or "\ufeff" in body or "  " in body for body in bodies)
+    assert any(body.startswith("Large language models demonstrate") for body in bodies)
+    assert [p.source for p in load_catalogue(scratch.content, Report()).papers] == ["messy.txt:3", "messy.txt:6"]

@@ -134,8 +134,8 @@ def test_bytes_that_are_not_text_are_refused_not_guessed(scratch):
     with pytest.raises(ContentError) as error:
         load_catalogue(scratch.content, Report())
     messages = sorted(str(d).replace(f"{scratch.content}/", "") for d in error.value.diagnostics)
-    assert messages[0].startswith("papers/binary.md: not UTF-8 text")
-    assert messages[1].startswith("papers/latin1.md: not UTF-8 text")
+    assert messages[0].startswith("papers/binary.md:1: not UTF-8 text (invalid start byte at byte 0)")
+    assert messages[1].startswith("papers/latin1.md:2: not UTF-8 text")
 
 
 def test_a_five_megabyte_abstract_loads(scratch):
