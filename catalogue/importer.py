@@ -57,7 +57,7 @@ def import_lists(lists: list[Path], content_dir: Path, metadata: Path | None,
 def _refuse_papers_outside(content_dir: Path, report: Report) -> None:
     """New files go into content/papers/ only: never through a link to a folder elsewhere."""
     folder = content_dir / PAPERS_DIR
-    if folder.exists() and not folder.resolve().is_relative_to(content_dir.resolve()):
+    if (folder.exists() or folder.is_symlink()) and not folder.resolve().is_relative_to(content_dir.resolve()):
         report.error(folder, 0, f"the papers folder is a link to {folder.resolve()}, outside content/",
                      "make content/papers/ a real folder inside content/")
 

@@ -7,8 +7,9 @@ sanitised abstracts do too, so this sees every link at a small fraction of a par
 
 from __future__ import annotations
 
+import os
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -49,24 +50,36 @@ class _OnDisk:
         self.site = site
         self._seen: dict[str, bool] = {}
 
-    def __contains__(self, file: str) -> bool:
+    def __contains__(self, file: object) -> bool:
         if file not in self._seen:
-            self._seen[file] = (self.site / file).is_file()
+            self._seen[file] = (self.site / str(file)).is_file()
         return self._seen[file]
 
 
+class _OrLeftOut:
+    """The site's files, and those this build leaves out on purpose (watch previews)."""
+
+    def __init__(self, files: Container[str], left_out: Callable[[str], bool]):
+        self.files, self.left_out = files, left_out
+
+    def __contains__(self, file: object) -> bool:
+        return file in self.files or self.left_out(str(file))
+
+
 def check_links(site: Path, base_url: str, pages: Iterable[str] | None = None,
-                left_out: tuple[str, ...] = ()) -> LinkReport:
+                left_out: Callable[[str], bool] | None = None) -> LinkReport:
     """Look at every HTML page under `site` (Pagefind's folder aside), or only at `pages` (files
-    relative to `site`); links to paths ending in `left_out` may lead to no file. Pages are read
+    relative to `site`); a link may lead to a file `left_out` names, unwritten. Pages are read
     one at a time; a page's ids are read only if some link points at one of them."""
     base_path = urlsplit(base_url).path or "/"
-    files: set[str] | _OnDisk
+    files: Container[str]
     if pages is None:
-        files = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
+        files = set(_all_files(site))
         pages = (f for f in files if f.endswith(".html") and not f.startswith("pagefind/"))
     else:
         files = _OnDisk(site)
+    if left_out:
+        files = _OrLeftOut(files, left_out)
     report = LinkReport()
     anchors: dict[str, list[tuple[str, str, str]]] = {}  # target page → (fragment, page, link)
     for page in sorted(p for p in pages if p.endswith(".html")):
@@ -85,8 +98,7 @@ def check_links(site: Path, base_url: str, pages: Iterable[str] | None = None,
             path, fragment = target
             file = _file(path, page, folder, base_path, files)
             if file is None:
-                if not (left_out and path.endswith(left_out)):
-                    report.broken.append(Broken(page, link, "leads to no page"))
+                report.broken.append(Broken(page, link, "leads to no page"))
             elif fragment and file.endswith(".html"):
                 anchors.setdefault(file, []).append((fragment, page, link))
     for file, wanted in anchors.items():
@@ -96,6 +108,13 @@ def check_links(site: Path, base_url: str, pages: Iterable[str] | None = None,
     return report
 
 
+def _all_files(site: Path) -> Iterable[str]:
+    """Every file under `site`, relative to it; a folder removed meanwhile is skipped."""
+    for folder, _, names in os.walk(site):
+        relative = Path(folder).relative_to(site).as_posix()
+        yield from (name if relative == "." else f"{relative}/{name}" for name in names)
+
+
 def _ids(page: Path) -> set[str]:
     try:
         return {value.decode("utf-8") for value in _values(page.read_bytes(), b' id="')}
@@ -103,7 +122,7 @@ def _ids(page: Path) -> set[str]:
         return set()
 
 
-def find_broken(site: Path, base_url: str, left_out: tuple[str, ...] = ()) -> list[Broken]:
+def find_broken(site: Path, base_url: str, left_out: Callable[[str], bool] | None = None) -> list[Broken]:
     """Every broken link of the site (for a worker process: the rest of the report stays there)."""
     return check_links(site, base_url, left_out=left_out).broken
 
@@ -137,7 +156,7 @@ def _internal(link: str, base_url: str, base_path: str) -> tuple[str, str] | Non
     return unquote(url.path), url.fragment
 
 
-def _file(path: str, page: str, folder: str, base_path: str, files: set[str]) -> str | None:
+def _file(path: str, page: str, folder: str, base_path: str, files: Container[str]) -> str | None:
     """The site file a link's path names (a folder means its index.html), if there is one."""
     if not path:
         return page

@@ -14,6 +14,7 @@ from . import yamltext
 from .model import SLUG_PATTERN, URL_PATTERN, Catalogue, Paper, Taxonomy, Venue
 from .report import ContentError, Diagnostic, Report
 from .taxonomy import TAXONOMY_FILE, load_taxonomy
+from .textfile import read_lines
 
 PAPERS_DIR = "papers"
 REDIRECTS_FILE = "redirects.txt"
@@ -51,13 +52,7 @@ def paper_files(content_dir: Path) -> list[Path]:
 
 def read_source(path: Path) -> PageSource:
     """Split a file into front matter and body; raise ContentError naming the line."""
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
-    except UnicodeDecodeError as error:
-        raise _error(path, data[:error.start].count(b"\n") + 1,
-                     f"not UTF-8 text ({error.reason} at byte {error.start})", "save the file as UTF-8")
-    lines = text.split("\n")
+    lines = read_lines(path)
     if lines[0].rstrip() != "---":
         raise _error(path, 1, "no front matter",
                      "start the file with a `---` line, the YAML fields, and another `---` line")
@@ -77,11 +72,13 @@ def body_line(path: Path, text: str) -> int:
     """The line of `path` where `text` (its first line) first appears below the front matter,
     for messages about what the abstract renders to; 0 if it is not there."""
     try:
-        lines = path.read_text(encoding="utf-8-sig").split("\n")
-    except (OSError, UnicodeDecodeError):
+        lines = read_lines(path)
+    except (OSError, ContentError):
         return 0
     end = next((i for i, line in enumerate(lines[1:], start=1) if line.rstrip() == "---"), 0)
     first = text.split("\n")[0]
+    if not first:
+        return 0
     return next((number for number, line in enumerate(lines[end + 1:], start=end + 2) if first in line), 0)
 
 
@@ -389,7 +386,7 @@ def read_redirects(content_dir: Path, report: Report) -> tuple[tuple[str, str], 
     if not path.is_file():
         return ()
     redirects = []
-    for number, line in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
+    for number, line in enumerate(read_lines(path), start=1):
         parts = line.split("#", 1)[0].split()
         if not parts:
             continue

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from .model import URL_PATTERN
 from .rawlist import RawPaper
-from .report import Report
+from .report import ContentError, Report
+from .textfile import read_lines
 
 REQUIRED_COLUMNS = ("file", "para", "abstract_start", "title", "authors", "arxiv_id")
 _ARXIV_ID = re.compile(r"^\d{4}\.\d{4,5}(v\d+)?$|^[a-z-]+(\.[A-Z]{2})?/\d{7}$")
@@ -32,11 +33,14 @@ class PaperFacts:
 def read_metadata(path: Path, report: Report) -> list[PaperFacts]:
     """Read the TSV; report malformed rows with their line and skip them."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
-        report.error(path, 0, f"cannot read the metadata file ({error})", "check the path and encoding")
+        lines = read_lines(path)
+    except ContentError as error:
+        report.extend(error.diagnostics)
         return []
-    rows = list(csv.reader(text.splitlines(), delimiter="\t", quoting=csv.QUOTE_NONE))
+    except OSError as error:
+        report.error(path, 0, f"cannot read the metadata file ({error.strerror})", "check the path")
+        return []
+    rows = list(csv.reader(lines, delimiter="\t", quoting=csv.QUOTE_NONE))
     if not rows or any(column not in rows[0] for column in REQUIRED_COLUMNS):
         report.error(path, 1, "the header lacks a required column",
                      f"the first line must name the columns {', '.join(REQUIRED_COLUMNS)}")

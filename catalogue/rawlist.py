@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .model import Venue
-from .report import Report
+from .report import ContentError, Report
+from .textfile import read_text
 
 MIN_ABSTRACT_WORDS = 20
 MAX_HEADER_WORDS = 12
@@ -58,9 +59,9 @@ def _venue_name(header: str) -> str:
 def read_list(path: Path, report: Report) -> list[RawPaper]:
     """Parse one list file; report what could not be parsed with its line."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as error:
-        report.error(path, 0, f"not UTF-8 text ({error.reason})", "save the list as UTF-8")
+        text = read_text(path)
+    except ContentError as error:
+        report.extend(error.diagnostics)
         return []
     except OSError as error:
         report.error(path, 0, f"cannot read the file ({error.strerror})", "check the path")
@@ -90,8 +91,7 @@ def _papers(path: Path, venue: Venue, paragraphs: list[tuple[int, list[str]]],
             report: Report) -> list[RawPaper]:
     papers = []
     for number, (line, lines) in enumerate(paragraphs, start=1):
-        abstract = " ".join(part.strip() for part in lines)
-        abstract = re.sub(r"[ \t]+", " ", abstract)
+        abstract = " ".join(" ".join(lines).split())  # tabs, form feeds, runs of spaces: one space
         words = len(abstract.split())
         if words < MIN_ABSTRACT_WORDS:
             report.error(path, line, f"a paragraph of {words} words is too short for an abstract",
@@ -106,7 +106,7 @@ def _paragraphs(text: str) -> list[tuple[int, list[str]]]:
     blocks: list[tuple[int, list[str]]] = []
     current: list[str] = []
     start = 0
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text.split("\n"), start=1):
         if line.strip():
             if not current:
                 start = number

@@ -37,6 +37,7 @@ NAV_TEMPLATE = "_nav.html"
 ITEM_TEMPLATE = "_paper_item.html"
 DOT_TEMPLATE = "_map_dot.html"
 FRAGMENTS = (NAV_TEMPLATE, ITEM_TEMPLATE, DOT_TEMPLATE)  # rendered from Python, so no template names them
+_SITE_FILES = {"feed.xml", "papers.bib", "sitemap.xml", "robots.txt", "_redirects"}
 # Venue labels, not Venue objects: a string's hash is cached, a dataclass's is computed each time.
 _VENUE_LABEL, _LISTING = operator.attrgetter("venue.label"), operator.attrgetter("listing")
 SOCIAL_IMAGE = "social.png"  # drawn with Pillow, not a template
@@ -393,6 +394,12 @@ class SiteRenderer:
             for path, line in places or [(self.config.content_dir, 0)]:
                 report.warning(path, line, f"formula shown as TeX code: {tex}", "fix the LaTeX")
         self.markup.failed_math.clear()
+
+
+def site_file(path: str) -> bool:
+    """Whether `path` is one of the files `site_files` turns off: feeds, the BibTeX of
+    everything, the sitemap, robots.txt and Netlify's redirects."""
+    return path in _SITE_FILES or (path.startswith("themes/") and path.endswith("/feed.xml"))
 
 
 def navigation(catalogue: Catalogue) -> dict[str, tuple]:

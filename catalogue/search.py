@@ -21,9 +21,10 @@ class SearchIndexError(Exception):
     """Pagefind failed; carries what it printed."""
 
 
-def index_site(site_dir: Path, background: bool = False) -> None:
+def index_site(site_dir: Path, background: bool = False) -> bool:
     """Run the Pagefind binary (from `pagefind[bin]`) over `site_dir`; `background` runs it
-    at low priority, so that it never slows the rebuilds of watch mode.
+    at low priority, so that it never slows the rebuilds of watch mode. Returns whether the
+    index could be made byte-stable (see `make_stable`).
 
     The index is built beside the old one and swapped in, so a live site always has a whole
     index, and stale files never linger (Pagefind itself never cleans its folder).
@@ -40,11 +41,16 @@ def index_site(site_dir: Path, background: bool = False) -> None:
     if process.returncode != 0 or not (fresh / "pagefind.js").is_file():
         shutil.rmtree(fresh, ignore_errors=True)
         raise SearchIndexError(output.strip() or "no index written")
-    make_stable(fresh)
+    try:
+        stable = make_stable(fresh)
+    except OSError as error:
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise SearchIndexError(f"could not put the index in a stable order: {error}") from error
     if (site_dir / INDEX_DIR).exists():
         (site_dir / INDEX_DIR).rename(old)
     fresh.rename(site_dir / INDEX_DIR)
     shutil.rmtree(old, ignore_errors=True)
+    return stable
 
 
 def make_stable(index_dir: Path) -> bool:
@@ -54,23 +60,26 @@ def make_stable(index_dir: Path) -> bool:
     metadata and `pagefind-entry.json` at the new names. An index in a layout this code does not
     know (another Pagefind version) is left as it is: returns False."""
     entry_path = index_dir / "pagefind-entry.json"
-    entry = json.loads(entry_path.read_text(encoding="utf-8"))
-    plans = [_plan(index_dir, language, info["hash"]) for language, info in entry["languages"].items()]
+    try:
+        entry = json.loads(entry_path.read_text(encoding="utf-8"))
+        entry["languages"] = dict(sorted(entry["languages"].items()))
+        plans = [_plan(index_dir, info["hash"]) for info in entry["languages"].values()]
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return False
     if None in plans:
         return False
-    for (language, info), (meta_path, meta, filters) in zip(entry["languages"].items(), plans):
-        renamed = {}
-        for old_hash, index in filters.items():
-            renamed[old_hash] = _rewrite(index_dir / "filter" / f"{old_hash}.pf_filter", "{}.pf_filter",
-                                         index, language)
+    for info, (meta_path, meta, filters) in zip(entry["languages"].values(), plans):
+        prefix = info["hash"].rpartition("_")[0]
+        renamed = {old_hash: _rewrite(index_dir / "filter" / f"{old_hash}.pf_filter", "{}.pf_filter", index, prefix)
+                   for old_hash, index in filters.items()}
         meta[3] = sorted([name, renamed[old_hash]] for name, old_hash in meta[3])
         meta[4].sort(key=lambda sort: sort[0])
-        info["hash"] = _rewrite(meta_path, "pagefind.{}.pf_meta", meta, language)
+        info["hash"] = _rewrite(meta_path, "pagefind.{}.pf_meta", meta, prefix)
     entry_path.write_text(json.dumps(entry, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
     return True
 
 
-def _plan(index_dir: Path, language: str, meta_hash: str) -> tuple[Path, list, dict] | None:
+def _plan(index_dir: Path, meta_hash: str) -> tuple[Path, list, dict] | None:
     """The metadata and the filter indexes of one language, with each filter's values in
     order; None unless every file has the layout of Pagefind 1.5."""
     meta_path = index_dir / f"pagefind.{meta_hash}.pf_meta"
@@ -99,16 +108,16 @@ def _read(path: Path) -> object:
     try:
         data = gzip.decompress(path.read_bytes())
         value = cbor.decode(data[len(_SIGNATURE):]) if data.startswith(_SIGNATURE) else None
-    except (OSError, EOFError, gzip.BadGzipFile, cbor.CBORError, UnicodeDecodeError):
+    except (OSError, EOFError, gzip.BadGzipFile, cbor.CBORError, UnicodeDecodeError, TypeError, RecursionError):
         return None
     return value if value is not None and cbor.encode(value) == data[len(_SIGNATURE):] else None
 
 
-def _rewrite(old: Path, name: str, value: object, language: str) -> str:
+def _rewrite(old: Path, name: str, value: object, prefix: str) -> str:
     """Write `value` beside `old` under `name` filled with a hash of its bytes, remove `old`,
     and return the hash. Gzipped without a timestamp, as Pagefind writes its files."""
     data = _SIGNATURE + cbor.encode(value)
-    new_hash = f"{language}_{hashlib.sha256(data).hexdigest()[:10]}"
+    new_hash = f"{prefix}_{hashlib.sha256(data).hexdigest()[:10]}"
     new = old.with_name(name.format(new_hash))
     new.write_bytes(gzip.compress(data, compresslevel=9, mtime=0))
     if new != old:

@@ -8,6 +8,7 @@ from pathlib import Path
 from . import yamltext
 from .model import SLUG_PATTERN, Tag, Taxonomy, Theme
 from .report import ContentError, Report
+from .textfile import read_text
 
 TAXONOMY_FILE = "taxonomy.yaml"
 MAX_SUGGESTED_TAGS = 5
@@ -23,12 +24,9 @@ def load_taxonomy(content_dir: Path, report: Report) -> Taxonomy | None:
                      "create it with `tags:` and `themes:` lists (see README, Curating)")
         return None
     try:
-        data, lines = yamltext.parse(path.read_text(encoding="utf-8-sig"), path)
+        data, lines = yamltext.parse(read_text(path), path)
     except ContentError as error:
         report.extend(error.diagnostics)
-        return None
-    except UnicodeDecodeError as error:
-        report.error(path, 0, f"not UTF-8 text ({error.reason})", "save the file as UTF-8")
         return None
     if not isinstance(data, dict) or not isinstance(data.get("tags"), list) \
             or not isinstance(data.get("themes"), list):
@@ -68,14 +66,15 @@ def _read_themes(items: list, tags: dict[str, Tag], path: Path, lines: dict,
         if not _entry_ok(item, THEME_KEYS, "theme", path, where, report):
             continue
         theme_tags = item["tags"]
+        tags_line = yamltext.line_of(lines, ("themes", index, "tags"))
         if not isinstance(theme_tags, list) or not theme_tags \
                 or not all(isinstance(t, str) for t in theme_tags):
-            report.error(path, where, f"theme `{item['id']}`: tags must be a non-empty list",
+            report.error(path, tags_line, f"theme `{item['id']}`: tags must be a non-empty list",
                          "list the ids of the tags that make this theme")
             continue
         for tag in theme_tags:
             if tag not in tags:
-                report.error(path, where, f"theme `{item['id']}` names unknown tag `{tag}`",
+                report.error(path, tags_line, f"theme `{item['id']}` names unknown tag `{tag}`",
                              "add the tag under `tags:` or fix the id")
         if item["id"] in themes:
             report.error(path, where, f"theme `{item['id']}` is defined twice", "remove one of them")

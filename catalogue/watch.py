@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,14 +21,14 @@ from .config import SiteConfig
 from .links import Broken, check_links, explain, find_broken
 from .report import ContentError, Report
 from .search import SearchIndexError, index_site
-from .server import DevServer
+from .render import site_file
+from .server import BUILD_FAILED, DevServer
 from .similarity import compute_in_worker, texts
 
 QUIET_SECONDS = 0.01  # a burst of events (a git checkout) within this window is one rebuild
 SEARCH_QUIET_SECONDS = 1.0  # Pagefind waits for the edits to settle: it costs seconds at scale
 SIMILARITY_QUIET_SECONDS = 1.0  # so do related papers and the map, above the inline limit
 LINKS_QUIET_SECONDS = 1.0  # and checking every page's links (4 s at 10,000 papers)
-LEFT_OUT = (".xml", ".bib")  # feeds and papers.bib: written by full builds, not in previews (site_files)
 BROKEN_LINKS = "Broken links: the pages are up to date, but these links lead nowhere."
 _IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload")
 
@@ -68,9 +69,7 @@ class Watcher:
         self.worker = LowPriorityWorker()
         self.search = SearchRefresher(config.out_dir, server, log)
         self.similarity = SimilarityRefresher(self, log)
-        self.links = LinkRefresher(self, log)
-        self._broken: dict[str, list[Broken]] = {}  # by page, as last checked
-        self._shown: list[str] = []
+        self.overlay = Overlay(self, log)
         self._stop = threading.Event()
         self._observer = Observer()
 
@@ -91,7 +90,7 @@ class Watcher:
         self._wake.set()
         self.search.stop()
         self.similarity.stop()
-        self.links.stop()
+        self.overlay.links.stop()
         self.worker.stop()
         self._observer.stop()
         self._observer.join(timeout=5)
@@ -132,6 +131,7 @@ class Watcher:
         words or tags changed, a new one starts in the background and rebuilds when done."""
         started = time.perf_counter()
         report = Report()
+        version = self.overlay.rebuild_started()
         try:
             result = self.builder.rebuild(self.out_dir, report, changed)
         except ContentError as error:
@@ -142,7 +142,7 @@ class Watcher:
             self.rebuilds += 1
             if self.builder.catalogue is not None:  # even if rendering failed: stale lists may be why
                 self.similarity.schedule(self.builder)
-        self._check_links(result.written, result.removed)
+        self.overlay.rebuilt(version, result.written, result.removed)
         if changed != set() or result.written or result.removed:  # set(): only similarity moved
             self.server.reload()
         took = (time.perf_counter() - started) * 1000
@@ -152,48 +152,79 @@ class Watcher:
             self.search.schedule()
         return True
 
-    def _check_links(self, written: list[str], removed: list[str]) -> None:
-        """Check the links of the pages just written (milliseconds), and show what is broken;
-        once edits settle, the whole site, for links into removed pages or dropped anchors."""
-        found = check_links(self.out_dir, self.config.base_url, written, LEFT_OUT).broken if written else []
-        with self._lock:
-            for page in (*written, *removed):
-                self._broken.pop(page, None)
-            for broken in found:
-                self._broken.setdefault(broken.page, []).append(broken)
-        self._show_links()
-        self.links.request(self.rebuilds)
-
-    def links_checked(self, generation: int, broken: list[Broken]) -> None:
-        """The whole-site check's result, kept unless a rebuild came after it started."""
-        with self._lock:
-            if generation != self.rebuilds:
-                return
-            self._broken = {}
-            for each in broken:
-                self._broken.setdefault(each.page, []).append(each)
-        if self._show_links():
-            self.server.reload()
-
-    def _show_links(self) -> bool:
-        """Overlay the broken links on every page (or nothing); True if that changed."""
-        with self._lock:
-            lines = [str(explain(each, self.builder.catalogue, self.out_dir))
-                     for page in sorted(self._broken) for each in self._broken[page]]
-        self.server.show_errors(lines, BROKEN_LINKS)
-        changed, self._shown = lines != self._shown, lines
-        for line in lines if changed else []:
-            self.log(line)
-        return changed
-
     def _failed(self, lines: list[str]) -> bool:
         for line in lines:
             self.log(line)
         self.log("build failed; still serving the last good pages")
-        self.server.show_errors(lines)
-        self._shown = lines
+        self.overlay.build_failed(lines)
         self.server.reload()
         return False
+
+
+class Overlay:
+    """What shows over every page: the errors of a failed build, or else the broken links.
+
+    Links are checked on the pages a rebuild writes at once (milliseconds), and on the whole
+    site once edits settle: a link into a page an edit removed, or to an anchor it dropped, sits
+    on a page the rebuild did not rewrite. A whole-site check that a rebuild overtook is stale
+    (it may have read pages mid-write) and is run again."""
+
+    def __init__(self, watcher: Watcher, log):
+        self.watcher, self.log = watcher, log
+        self.links = LinkRefresher(watcher, self)
+        self._lock = threading.Lock()  # the rebuild thread and the links thread both come here
+        self._version = 0  # rebuilds started
+        self._broken: dict[str, list[Broken]] = {}  # by page
+        self._failure: list[str] | None = None
+        self._shown: list[str] = []
+
+    def rebuild_started(self) -> int:
+        with self._lock:
+            self._version += 1
+            return self._version
+
+    def build_failed(self, lines: list[str]) -> None:
+        with self._lock:
+            self._failure = lines
+            self._show()
+
+    def rebuilt(self, version: int, written: list[str], removed: list[str]) -> None:
+        watcher = self.watcher
+        found = check_links(watcher.out_dir, watcher.config.base_url, written, left_out=site_file).broken
+        with self._lock:
+            self._failure = None
+            for page in (*written, *removed):
+                self._broken.pop(page, None)
+            for broken in found:
+                self._broken.setdefault(broken.page, []).append(broken)
+            self._show()
+        if written or removed:
+            self.links.request(version)
+
+    def site_checked(self, version: int, broken: list[Broken]) -> None:
+        with self._lock:
+            if version != self._version:
+                self.links.request(self._version)
+                return
+            self._broken = {}
+            for each in broken:
+                self._broken.setdefault(each.page, []).append(each)
+            changed = self._show()
+        if changed:
+            self.watcher.server.reload()
+
+    def _show(self) -> bool:
+        """Put the failure or the broken links over every page; True if that changed them."""
+        if self._failure is not None:
+            lines, heading = self._failure, BUILD_FAILED
+        else:
+            lines, heading = [str(explain(each, self.watcher.builder.catalogue, self.watcher.out_dir))
+                              for page in sorted(self._broken) for each in self._broken[page]], BROKEN_LINKS
+        self.watcher.server.show_errors(lines, heading)
+        changed, self._shown = lines != self._shown, lines
+        for line in lines if changed and self._failure is None else []:
+            self.log(line)
+        return changed
 
 
 
@@ -249,8 +280,8 @@ class LowPriorityWorker:
             pool = self._pool
         try:
             return pool.submit(function, *args).result()
-        except Exception:
-            self.stop()  # a dead worker is replaced on the next run
+        except BrokenProcessPool:
+            self.stop()  # it died: the next run starts another
             raise
 
     def stop(self) -> None:
@@ -312,21 +343,20 @@ class SimilarityRefresher(_AfterQuiet):
 
 
 class LinkRefresher(_AfterQuiet):
-    """Checks the links of every page in the worker once edits settle: a link into a page that
-    an edit removed, or to an anchor it dropped, sits on a page the rebuild did not rewrite."""
+    """Checks the links of every page in the worker process once edits settle."""
 
-    def __init__(self, watcher: Watcher, log):
-        self.watcher, self.log = watcher, log
+    def __init__(self, watcher: Watcher, overlay: Overlay):
+        self.watcher, self.overlay = watcher, overlay
         super().__init__(LINKS_QUIET_SECONDS, "links")
 
     def _work(self, job: object) -> None:
+        watcher = self.watcher
         try:
-            watcher = self.watcher
-            broken = watcher.worker.run(find_broken, watcher.out_dir, watcher.config.base_url, LEFT_OUT)
+            broken = watcher.worker.run(find_broken, watcher.out_dir, watcher.config.base_url, site_file)
         except Exception as error:
-            self.log(f"links not checked: {type(error).__name__}: {error}")
+            watcher.log(f"links not checked: {type(error).__name__}: {error}")
             return
-        self.watcher.links_checked(job, broken)
+        self.overlay.site_checked(job, broken)
 
 
 def serve_and_watch(config: SiteConfig, host: str, port: int) -> int:

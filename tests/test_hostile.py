@@ -14,6 +14,7 @@ from catalogue.report import ContentError, Report
 from conftest import TAXONOMY, Scratch, paper
 
 GOOD = paper("good", "Good")
+THEME_LINE = TAXONOMY.split("\n").index("    tags: [in-context-learning]") + 1
 HOSTILE = {  # name → (files to write under content/, the file:line the first error must name)
     "invalid YAML": ({"papers/x.md": "---\ntitle: [unclosed\nslug: x\n---\n\nText.\n"}, "papers/x.md:2"),
     "no front matter": ({"papers/x.md": "Just an abstract.\n"}, "papers/x.md:1"),
@@ -31,12 +32,18 @@ HOSTILE = {  # name → (files to write under content/, the file:line the first 
     "an unknown tag": ({"papers/x.md": paper("x", "X", tags="[kv-cahce]")}, "papers/x.md:6"),
     "an empty file": ({"papers/x.md": ""}, "papers/x.md:1"),
     "non-UTF-8 bytes": ({"papers/x.md": paper("x", "Café").encode("latin-1")}, "papers/x.md:2"),
+    "non-UTF-8 bytes after a BOM and CRLF": ({"papers/x.md": b"\xef\xbb\xbf" + paper("x", "Caf\xe9").replace(
+        "\n", "\r\n").encode("latin-1")}, "papers/x.md:2"),
+    "an unknown tag in a CRLF file": ({"papers/x.md": paper("x", "X", tags="[kv-cahce]").replace("\n", "\r\n")},
+                                      "papers/x.md:6"),
     "a binary file": ({"papers/x.md": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"}, "papers/x.md:1"),
     "a code link that is not http(s)": ({"papers/x.md": paper("x", "X", extra="code: javascript:alert(1)\n")},
                                         "papers/x.md:7"),
     "a link to no page in an abstract": ({"papers/x.md": paper("x", "X", body="Intro.\n\nSee [y](/papers/y/).")},
                                          "papers/x.md:11"),
-    "a theme naming an unknown tag": ({}, "taxonomy.yaml:"),
+    "a theme naming an unknown tag": ({"taxonomy.yaml": TAXONOMY.replace("tags: [in-context-learning]",
+                                                                         "tags: [in-context-learnin]")},
+                                      f"taxonomy.yaml:{THEME_LINE}"),
 }
 
 
@@ -68,9 +75,6 @@ def test_bad_content_is_refused_at_its_line_and_loses_nothing(built_once, tmp_pa
     shutil.copytree(built_once, project.root, symlinks=True)
     files, where = HOSTILE[case]
     write(project.content, files)
-    if case == "a theme naming an unknown tag":
-        taxonomy = project.content / "taxonomy.yaml"
-        taxonomy.write_text(taxonomy.read_text().replace("tags: [in-context-learning]", "tags: [in-context-learnin]"))
     content, site = snapshot(project.content), snapshot(project.site)
     with pytest.raises(ContentError) as error:
         build_site(project.config(), Report())

@@ -64,3 +64,16 @@ def test_header_alone_is_reported(tmp_path: Path):
     report = Report()
     assert read_list(path, report) == []
     assert "header but no abstracts" in str(report.errors[0])
+
+
+def test_form_feeds_do_not_shift_lines_and_bad_bytes_are_named_at_theirs(tmp_path: Path):
+    path = tmp_path / "list.txt"
+    path.write_text(f"ICML 2024 Papers\n\n{ABSTRACT[:50]}\f{ABSTRACT[50:]}\n\f\n{ABSTRACT}\n", encoding="utf-8")
+    report = Report()
+    papers = read_list(path, report)
+    assert [p.line for p in papers] == [3, 5] and not report.errors
+    assert papers[0].text == f"{ABSTRACT[:50]} {ABSTRACT[50:]}".replace("  ", " ")
+    path.write_bytes(f"ICML 2024 Papers\n\n{ABSTRACT}\n\nCaf".encode() + b"\xe9 au lait\n")
+    report = Report()
+    assert read_list(path, report) == []
+    assert str(report.errors[0]).startswith(f"{path}:5: not UTF-8 text")

@@ -61,6 +61,33 @@ def test_a_stable_index_is_left_as_it_is_and_still_names_its_files(small_site):
     assert len(filters) == 3
 
 
+def test_an_index_in_any_order_is_put_in_the_one_stable_order(small_site):
+    build_site(small_site.config(), Report())
+    stable = index_files(small_site.site)
+    index = small_site.site / "pagefind"
+    meta_path = next(index.glob("*.pf_meta"))
+    meta = cbor.decode(gzip.decompress(meta_path.read_bytes())[len(b"pagefind_dcd"):])
+    for name, filter_hash in meta[3]:  # as another run of Pagefind might write them: reversed
+        path = index / "filter" / f"{filter_hash}.pf_filter"
+        filter_name, values = cbor.decode(gzip.decompress(path.read_bytes())[len(b"pagefind_dcd"):])
+        path.write_bytes(gzip.compress(b"pagefind_dcd" + cbor.encode([filter_name, values[::-1]])))
+    meta[3].reverse()
+    meta[4].reverse()
+    meta_path.write_bytes(gzip.compress(b"pagefind_dcd" + cbor.encode(meta)))
+    assert index_files(small_site.site) != stable
+    assert make_stable(index)
+    assert index_files(small_site.site) == stable
+
+
+@pytest.mark.parametrize("entry", ['{"version":"9"}', '{"languages":{"en":{}}}', "not json", '{"languages":[1]}'])
+def test_an_entry_file_of_another_layout_is_not_touched(small_site, entry):
+    build_site(small_site.config(), Report())
+    (small_site.site / "pagefind/pagefind-entry.json").write_text(entry)
+    before = index_files(small_site.site)
+    assert not make_stable(small_site.site / "pagefind")
+    assert index_files(small_site.site) == before
+
+
 def test_an_index_in_an_unknown_layout_is_not_touched(small_site):
     build_site(small_site.config(), Report())
     meta = next((small_site.site / "pagefind").glob("*.pf_meta"))

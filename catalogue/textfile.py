@@ -1,0 +1,33 @@
+"""The text files people edit: UTF-8 with or without a BOM, any line ends, and errors at the
+line an editor shows. Lines end at `\\n`, `\\r\\n` or `\\r` only, as editors number them, not at
+the form feeds and Unicode separators `str.splitlines` also splits on (pdftotext writes form
+feeds)."""
+
+from __future__ import annotations
+
+import codecs
+import re
+from pathlib import Path
+
+from .report import ContentError, Diagnostic
+
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+
+
+def read_text(path: Path) -> str:
+    """The file's text, a BOM dropped and every line end made `\\n`. Raises ContentError at the
+    line of the first byte that is not UTF-8, and OSError if the file cannot be read."""
+    data = path.read_bytes()
+    bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    try:
+        text = data[bom:].decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = len(_LINE_END.split(data[:bom + error.start]))
+        raise ContentError([Diagnostic(path, line, f"not UTF-8 text ({error.reason} at byte {bom + error.start})",
+                                       "save the file as UTF-8")]) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def read_lines(path: Path) -> list[str]:
+    """The file's lines, numbered from 1 as editors number them (see `read_text`)."""
+    return read_text(path).split("\n")
