@@ -47,13 +47,14 @@ class _OnDisk:
     """The site's files, looked up one at a time: checking a few pages needs no listing of all."""
 
     def __init__(self, site: Path):
-        self.site = site
-        self._seen: dict[str, bool] = {}
+        self.site = f"{site}{os.sep}"
+        self._seen: dict[object, bool] = {}
 
     def __contains__(self, file: object) -> bool:
-        if file not in self._seen:
-            self._seen[file] = (self.site / str(file)).is_file()
-        return self._seen[file]
+        found = self._seen.get(file)
+        if found is None:
+            found = self._seen[file] = os.path.isfile(f"{self.site}{file}")  # os.path: a tenth of pathlib's cost
+        return found
 
 
 class _OrLeftOut:
@@ -82,6 +83,7 @@ def check_links(site: Path, base_url: str, pages: Iterable[str] | None = None,
         files = _OrLeftOut(files, left_out)
     report = LinkReport()
     anchors: dict[str, list[tuple[str, str, str]]] = {}  # target page → (fragment, page, link)
+    absolute: dict[bytes, tuple[str, str | None, str, bool]] = {}  # the same from every page
     for page in sorted(p for p in pages if p.endswith(".html")):
         try:
             html = (site / page).read_bytes()
@@ -89,14 +91,16 @@ def check_links(site: Path, base_url: str, pages: Iterable[str] | None = None,
             continue
         folder = page.rpartition("/")[0]
         for raw in dict.fromkeys(v for attribute in _LINK_ATTRIBUTES for v in _values(html, attribute)):
-            link = raw.decode("utf-8").replace("&amp;", "&")
-            target = _internal(link, base_url, base_path)
-            if target is None:
+            resolved = absolute.get(raw)
+            if resolved is None:
+                resolved = _resolve(raw, page, folder, base_url, base_path, files)
+                if raw.startswith((b"/", b"http:", b"https:")):
+                    absolute[raw] = resolved
+            link, file, fragment, internal = resolved
+            if not internal:
                 report.external.add(link)
                 continue
             report.checked += 1
-            path, fragment = target
-            file = _file(path, page, folder, base_path, files)
             if file is None:
                 report.broken.append(Broken(page, link, "leads to no page"))
             elif fragment and file.endswith(".html"):
@@ -144,6 +148,17 @@ def _paper_of(page: str, catalogue: Catalogue | None) -> Paper | None:
     if catalogue is None or not page.startswith("papers/") or "/" in slug:
         return None
     return catalogue.by_slug.get(slug)
+
+
+def _resolve(raw: bytes, page: str, folder: str, base_url: str, base_path: str,
+             files: Container[str]) -> tuple[str, str | None, str, bool]:
+    """(the link as written, the site file it leads to, its #fragment, whether it is internal)."""
+    link = raw.decode("utf-8").replace("&amp;", "&")
+    target = _internal(link, base_url, base_path)
+    if target is None:
+        return link, None, "", False
+    path, fragment = target
+    return link, _file(path, page, folder, base_path, files), fragment, True
 
 
 def _internal(link: str, base_url: str, base_path: str) -> tuple[str, str] | None:

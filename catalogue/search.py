@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from . import cbor
@@ -21,10 +22,12 @@ class SearchIndexError(Exception):
     """Pagefind failed; carries what it printed."""
 
 
-def index_site(site_dir: Path, background: bool = False) -> bool:
+def index_site(site_dir: Path, background: bool = False,
+               started: Callable[[subprocess.Popen], None] | None = None) -> bool:
     """Run the Pagefind binary (from `pagefind[bin]`) over `site_dir`; `background` runs it
-    at low priority, so that it never slows the rebuilds of watch mode. Returns whether the
-    index could be made byte-stable (see `make_stable`).
+    at low priority, so that it never slows the rebuilds of watch mode, and hands the process
+    to `started`, so that watch mode can stop it. Returns whether the index could be made
+    byte-stable (see `make_stable`).
 
     The index is built beside the old one and swapped in, so a live site always has a whole
     index, and stale files never linger (Pagefind itself never cleans its folder).
@@ -37,6 +40,8 @@ def index_site(site_dir: Path, background: bool = False) -> bool:
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as process:
         if background:  # not preexec_fn, which is unsafe in a process with threads
             os.setpriority(os.PRIO_PROCESS, process.pid, 10)
+        if started:
+            started(process)
         output, _ = process.communicate()
     if process.returncode != 0 or not (fresh / "pagefind.js").is_file():
         shutil.rmtree(fresh, ignore_errors=True)

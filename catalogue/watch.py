@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import shutil
+import signal
+import subprocess
 import sys
 import threading
 import time
@@ -19,16 +22,17 @@ from watchdog.observers import Observer
 from .builder import MARKER, Builder, claim_output_dir
 from .config import SiteConfig
 from .links import Broken, check_links, explain, find_broken
+from .render import site_file
 from .report import ContentError, Report
 from .search import SearchIndexError, index_site
-from .render import site_file
 from .server import BUILD_FAILED, DevServer
 from .similarity import compute_in_worker, texts
 
 QUIET_SECONDS = 0.01  # a burst of events (a git checkout) within this window is one rebuild
 SEARCH_QUIET_SECONDS = 1.0  # Pagefind waits for the edits to settle: it costs seconds at scale
 SIMILARITY_QUIET_SECONDS = 1.0  # so do related papers and the map, above the inline limit
-LINKS_QUIET_SECONDS = 1.0  # and checking every page's links (4 s at 10,000 papers)
+LINKS_QUIET_SECONDS = 1.0  # and checking every page's links (6 s at 10,000 papers)
+CHECK_AT_ONCE = 100  # pages: a rebuild checks the links of up to this many it wrote (~1 ms a page)
 BROKEN_LINKS = "Broken links: the pages are up to date, but these links lead nowhere."
 _IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload")
 
@@ -164,7 +168,7 @@ class Watcher:
 class Overlay:
     """What shows over every page: the errors of a failed build, or else the broken links.
 
-    Links are checked on the pages a rebuild writes at once (milliseconds), and on the whole
+    Links are checked on the few pages a rebuild writes at once (milliseconds), and on the whole
     site once edits settle: a link into a page an edit removed, or to an anchor it dropped, sits
     on a page the rebuild did not rewrite. A whole-site check that a rebuild overtook is stale
     (it may have read pages mid-write) and is run again."""
@@ -189,11 +193,14 @@ class Overlay:
             self._show()
 
     def rebuilt(self, version: int, written: list[str], removed: list[str]) -> None:
+        """Check the pages a rebuild wrote, unless there are so many (the first build, a template
+        edit) that the whole-site check in the background should do it."""
         watcher = self.watcher
-        found = check_links(watcher.out_dir, watcher.config.base_url, written, left_out=site_file).broken
+        now = written if len(written) <= CHECK_AT_ONCE else []
+        found = check_links(watcher.out_dir, watcher.config.base_url, now, left_out=site_file).broken
         with self._lock:
             self._failure = None
-            for page in (*written, *removed):
+            for page in (*now, *removed):
                 self._broken.pop(page, None)
             for broken in found:
                 self._broken.setdefault(broken.page, []).append(broken)
@@ -264,6 +271,18 @@ class _AfterQuiet:
         raise NotImplementedError
 
 
+def _start_worker() -> None:
+    """In a worker process: yield the processor to rebuilds, and end when watch mode ends, even
+    if it is killed (Linux: PR_SET_PDEATHSIG), rather than block forever on a result nobody reads."""
+    os.nice(10)
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:  # the parent died before the line above
+        os._exit(0)
+
+
 class LowPriorityWorker:
     """One process at low priority for the background work of watch mode, started when first
     needed (spawned, not forked: this process has threads) and started anew if it dies."""
@@ -276,7 +295,7 @@ class LowPriorityWorker:
         with self._lock:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=os.nice, initargs=(10,))  # rebuilds first
+                                                 initializer=_start_worker)
             pool = self._pool
         try:
             return pool.submit(function, *args).result()
@@ -297,15 +316,22 @@ class SearchRefresher(_AfterQuiet):
 
     def __init__(self, site_dir: Path, server: DevServer, log):
         self.site_dir, self.server, self.log = site_dir, server, log
+        self._pagefind: subprocess.Popen | None = None
         super().__init__(SEARCH_QUIET_SECONDS, "search")
 
     def schedule(self) -> None:
         self.request(True)
 
+    def stop(self) -> None:
+        """Stop, and end a Pagefind run: it would outlive watch mode."""
+        super().stop()
+        if self._pagefind and self._pagefind.poll() is None:
+            self._pagefind.kill()
+
     def _work(self, job: object) -> None:
         started = time.perf_counter()
         try:
-            index_site(self.site_dir, background=True)
+            index_site(self.site_dir, background=True, started=lambda process: setattr(self, "_pagefind", process))
         except SearchIndexError as error:
             self.log(f"search index not refreshed: {error}")
             return
@@ -372,10 +398,10 @@ def serve_and_watch(config: SiteConfig, host: str, port: int) -> int:
     print(f"Serving {server.url} (watching {config.content_dir}, {config.templates_dir}, "
           f"{config.static_dir}; Ctrl-C to stop)", flush=True)
     try:
-        while True:
-            time.sleep(3600)
+        while True:  # short naps: a Ctrl-C the kernel hands to another thread is seen only on waking
+            time.sleep(0.2)
     except KeyboardInterrupt:
-        print("stopping")
+        print("stopping", flush=True)
     finally:
         watcher.stop()
         server.stop()

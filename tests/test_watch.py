@@ -339,3 +339,48 @@ def wait_until(condition, timeout: float = 10) -> bool:
 def tree(folder: Path) -> dict[Path, bytes]:
     return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*")
             if p.is_file() and p.name != ".catalogue-site"}
+
+
+def children(pid: int) -> dict[int, str]:
+    """The live child processes of `pid`, with their command lines."""
+    found = {}
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        for child in (task / "children").read_text().split() if (task / "children").exists() else []:
+            try:
+                found[int(child)] = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                pass
+    return found
+
+
+def wait_until(condition, seconds: float = 15) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/status").read_text().split("State:")[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.mark.parametrize("ending", [signal.SIGINT, signal.SIGKILL])
+def test_no_background_process_outlives_watch_mode(small_site, ending):
+    shutil.copytree(PROJECT_ROOT / "templates", small_site.root / "templates")
+    shutil.copytree(PROJECT_ROOT / "static", small_site.root / "static")
+    server = WatchProcess(small_site.root)  # with search: Pagefind runs too
+    pid = server.process.pid
+    assert wait_until(lambda: any("spawn_main" in c for c in children(pid).values())), children(pid)
+    workers = list(children(pid))
+    server.process.send_signal(ending)
+    try:
+        server.process.wait(timeout=10)  # a Ctrl-C is never lost, whichever thread the kernel hands it
+    finally:
+        server.process.kill()
+    assert wait_until(lambda: not any(alive(w) for w in workers), seconds=10), \
+        [w for w in workers if alive(w)]
