@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +21,7 @@ from .model import Catalogue, Paper
 from .report import Diagnostic
 
 _LINK_ATTRIBUTES = (b' href="', b' src="', b' action="')
+_PLAIN_PATH = re.compile(r"/(?!/)[^?#%]*\Z")  # a site path with nothing to decode or split off
 
 
 def _values(html: bytes, attribute: bytes) -> list[bytes]:
@@ -165,6 +167,8 @@ def _internal(link: str, base_url: str, base_path: str) -> tuple[str, str] | Non
     """(path, fragment) of a link into the site, or None for one that leaves it."""
     if link.startswith(base_url):
         link = base_path + link[len(base_url):]
+    if _PLAIN_PATH.match(link):
+        return link, ""  # most links: no parsing needed
     url = urlsplit(link)
     if url.scheme or url.netloc:
         return None
@@ -182,7 +186,6 @@ def _file(path: str, page: str, folder: str, base_path: str, files: Container[st
     else:
         relative = posixpath.normpath(posixpath.join(folder, path)) + ("/" if path.endswith("/") else "")
         relative = relative.lstrip("./") if relative.startswith("./") else relative
-    for candidate in (relative, relative.rstrip("/") + "/index.html" if relative else "index.html"):
-        if candidate in files:
-            return candidate
-    return None
+    folder_link = not relative or relative.endswith("/")
+    candidates = (relative + "index.html",) if folder_link else (relative, relative + "/index.html")
+    return next((candidate for candidate in candidates if candidate in files), None)

@@ -32,7 +32,7 @@ QUIET_SECONDS = 0.01  # a burst of events (a git checkout) within this window is
 SEARCH_QUIET_SECONDS = 1.0  # Pagefind waits for the edits to settle: it costs seconds at scale
 SIMILARITY_QUIET_SECONDS = 1.0  # so do related papers and the map, above the inline limit
 LINKS_QUIET_SECONDS = 1.0  # and checking every page's links (6 s at 10,000 papers)
-CHECK_AT_ONCE = 100  # pages: a rebuild checks the links of up to this many it wrote (~1 ms a page)
+CHECK_AT_ONCE = 100  # paper pages: a rebuild checks the links of up to this many it wrote (~1 ms a page)
 BROKEN_LINKS = "Broken links: the pages are up to date, but these links lead nowhere."
 _IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload")
 
@@ -168,7 +168,7 @@ class Watcher:
 class Overlay:
     """What shows over every page: the errors of a failed build, or else the broken links.
 
-    Links are checked on the few pages a rebuild writes at once (milliseconds), and on the whole
+    Links are checked on the paper pages a rebuild writes at once (milliseconds), and on the whole
     site once edits settle: a link into a page an edit removed, or to an anchor it dropped, sits
     on a page the rebuild did not rewrite. A whole-site check that a rebuild overtook is stale
     (it may have read pages mid-write) and is run again."""
@@ -193,10 +193,12 @@ class Overlay:
             self._show()
 
     def rebuilt(self, version: int, written: list[str], removed: list[str]) -> None:
-        """Check the pages a rebuild wrote, unless there are so many (the first build, a template
-        edit) that the whole-site check in the background should do it."""
+        """Check at once the paper pages a rebuild wrote, where the links curators type live,
+        unless there are so many (the first build, a template edit) that the whole-site check
+        in the background should; list pages and the map wait for that check too."""
         watcher = self.watcher
-        now = written if len(written) <= CHECK_AT_ONCE else []
+        papers = [page for page in written if page.startswith("papers/") and page.endswith("/index.html")]
+        now = papers if len(papers) <= CHECK_AT_ONCE else []
         found = check_links(watcher.out_dir, watcher.config.base_url, now, left_out=site_file).broken
         with self._lock:
             self._failure = None

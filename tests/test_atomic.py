@@ -12,9 +12,8 @@ from conftest import paper
 
 
 def tree(folder):
-    """The files of a site, without Pagefind's index (its bytes vary from run to run)."""
-    return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*")
-            if p.is_file() and "pagefind" not in p.relative_to(folder).parts}
+    """The files of a site, Pagefind's index included (its bytes are stable)."""
+    return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
 def build(site, out=None) -> subprocess.Popen:
