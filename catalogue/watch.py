@@ -31,7 +31,7 @@ from .similarity import compute_in_worker, texts
 QUIET_SECONDS = 0.01  # a burst of events (a git checkout) within this window is one rebuild
 SEARCH_QUIET_SECONDS = 1.0  # Pagefind waits for the edits to settle: it costs seconds at scale
 SIMILARITY_QUIET_SECONDS = 1.0  # so do related papers and the map, above the inline limit
-LINKS_QUIET_SECONDS = 1.0  # and checking every page's links (6 s at 10,000 papers)
+LINKS_QUIET_SECONDS = 2.0  # checking every page's links: 6 s at 10,000 papers, so only in a real pause
 CHECK_AT_ONCE = 100  # paper pages: a rebuild checks the links of up to this many it wrote (~1 ms a page)
 BROKEN_LINKS = "Broken links: the pages are up to date, but these links lead nowhere."
 _IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload")
