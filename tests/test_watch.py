@@ -353,15 +353,6 @@ def children(pid: int) -> dict[int, str]:
     return found
 
 
-def wait_until(condition, seconds: float = 15) -> bool:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
-
-
 def alive(pid: int) -> bool:
     try:
         return Path(f"/proc/{pid}/status").read_text().split("State:")[1].split()[0] != "Z"
@@ -375,12 +366,12 @@ def test_no_background_process_outlives_watch_mode(small_site, ending):
     shutil.copytree(PROJECT_ROOT / "static", small_site.root / "static")
     server = WatchProcess(small_site.root)  # with search: Pagefind runs too
     pid = server.process.pid
-    assert wait_until(lambda: any("spawn_main" in c for c in children(pid).values())), children(pid)
+    assert wait_until(lambda: any("spawn_main" in c for c in children(pid).values()), timeout=15), children(pid)
     workers = list(children(pid))
     server.process.send_signal(ending)
     try:
         server.process.wait(timeout=10)  # a Ctrl-C is never lost, whichever thread the kernel hands it
     finally:
         server.process.kill()
-    assert wait_until(lambda: not any(alive(w) for w in workers), seconds=10), \
+    assert wait_until(lambda: not any(alive(w) for w in workers)), \
         [w for w in workers if alive(w)]
