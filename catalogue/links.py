@@ -21,7 +21,7 @@ from .model import Catalogue, Paper
 from .report import Diagnostic
 
 _LINK_ATTRIBUTES = (b' href="', b' src="', b' action="')
-_PLAIN_PATH = re.compile(r"/(?!/)[^?#%]*\Z")  # a site path with nothing to decode or split off
+_PLAIN_PATH = re.compile(r"/(?!/)[^?#%\t\r\n]*\Z")  # a site path with nothing to decode or split off
 
 
 def _values(html: bytes, attribute: bytes) -> list[bytes]:
@@ -187,5 +187,6 @@ def _file(path: str, page: str, folder: str, base_path: str, files: Container[st
         relative = posixpath.normpath(posixpath.join(folder, path)) + ("/" if path.endswith("/") else "")
         relative = relative.lstrip("./") if relative.startswith("./") else relative
     folder_link = not relative or relative.endswith("/")
-    candidates = (relative + "index.html",) if folder_link else (relative, relative + "/index.html")
+    index = relative.rstrip("/") + "/index.html" if relative else "index.html"
+    candidates = (index,) if folder_link else (relative, index)
     return next((candidate for candidate in candidates if candidate in files), None)

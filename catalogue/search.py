@@ -19,13 +19,14 @@ _SIGNATURE = b"pagefind_dcd"  # the first bytes of every index file, once unzipp
 # `python -m pagefind`, which execs the binary, made to end with the thread that started it
 # (Linux: PR_SET_PDEATHSIG survives exec), so a killed build or watch mode leaves no indexer behind.
 _PAGEFIND = """
-import ctypes, os, runpy, signal
+import ctypes, os, runpy, signal, sys
+parent = int(sys.argv.pop(1))
 try:
     ctypes.CDLL(None).prctl(1, signal.SIGKILL)
 except (OSError, AttributeError):
     pass
 else:
-    if os.getppid() == 1:
+    if os.getppid() != parent:
         raise SystemExit("the build that started Pagefind has ended")
 runpy.run_module("pagefind", run_name="__main__")
 """
@@ -48,7 +49,8 @@ def index_site(site_dir: Path, background: bool = False,
     fresh, old = site_dir / f".{INDEX_DIR}-new", site_dir / f".{INDEX_DIR}-old"
     for leftover in (fresh, old):
         shutil.rmtree(leftover, ignore_errors=True)
-    command = [sys.executable, "-c", _PAGEFIND, "--site", str(site_dir), "--output-path", str(fresh), "--quiet"]
+    command = [sys.executable, "-c", _PAGEFIND, str(os.getpid()),
+               "--site", str(site_dir), "--output-path", str(fresh), "--quiet"]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as process:
         if background:  # not preexec_fn, which is unsafe in a process with threads
             os.setpriority(os.PRIO_PROCESS, process.pid, 10)

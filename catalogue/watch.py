@@ -273,7 +273,7 @@ class _AfterQuiet:
         raise NotImplementedError
 
 
-def _start_worker() -> None:
+def _start_worker(parent: int) -> None:
     """In a worker process: yield the processor to rebuilds, and end when watch mode ends, even
     if it is killed (Linux: PR_SET_PDEATHSIG), rather than block forever on a result nobody reads."""
     os.nice(10)
@@ -281,7 +281,7 @@ def _start_worker() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         return
-    if os.getppid() == 1:  # the parent died before the line above
+    if os.getppid() != parent:  # it died before the line above
         os._exit(0)
 
 
@@ -297,7 +297,7 @@ class LowPriorityWorker:
         with self._lock:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=_start_worker)
+                                                 initializer=_start_worker, initargs=(os.getpid(),))
             pool = self._pool
         try:
             return pool.submit(function, *args).result()
@@ -306,9 +306,12 @@ class LowPriorityWorker:
             raise
 
     def stop(self) -> None:
+        """Stop at once: a task still running (6 s of link checking at scale) is not waited for."""
         with self._lock:
             pool, self._pool = self._pool, None
         if pool:
+            for process in list(getattr(pool, "_processes", {}).values()):  # no public way in 3.11
+                process.kill()
             pool.shutdown(wait=False, cancel_futures=True)
 
 
@@ -327,13 +330,20 @@ class SearchRefresher(_AfterQuiet):
     def stop(self) -> None:
         """Stop, and end a Pagefind run: it would outlive watch mode."""
         super().stop()
-        if self._pagefind and self._pagefind.poll() is None:
-            self._pagefind.kill()
+        with self._changed:
+            if self._pagefind and self._pagefind.poll() is None:
+                self._pagefind.kill()
+
+    def _started(self, process: subprocess.Popen) -> None:
+        with self._changed:  # a run that starts as watch mode stops is ended at once
+            self._pagefind = process
+            if self._stopping:
+                process.kill()
 
     def _work(self, job: object) -> None:
         started = time.perf_counter()
         try:
-            index_site(self.site_dir, background=True, started=lambda process: setattr(self, "_pagefind", process))
+            index_site(self.site_dir, background=True, started=self._started)
         except SearchIndexError as error:
             self.log(f"search index not refreshed: {error}")
             return

@@ -345,3 +345,12 @@ def test_an_abstract_that_shows_html_code_is_not_a_broken_link(small_site):
     small_site.write("content/papers/code.md", paper("code", "Markup", body='We write `<a href="/nowhere/">` by hand.'))
     build_site(small_site.config(search=False), Report())
     assert '&lt;a href="/nowhere/"&gt;' in (small_site.site / "papers/code/index.html").read_text()
+
+
+def test_the_link_checker_reads_paths_as_browsers_do(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a/index.html").write_text('<p id="x">A</p>')
+    links = ["/a/", "/a//", "/a/index.html", "a/", "./a/#x", "/a/\n", "/%61/", "/a/?q=1", "/b/", "/a/#y"]
+    (tmp_path / "index.html").write_text("".join(f'<a href="{link}">l</a>' for link in links))
+    broken = check_links(tmp_path, "https://example.org/").broken
+    assert sorted(b.link for b in broken) == ["/a/#y", "/b/"]
