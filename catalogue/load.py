@@ -56,7 +56,7 @@ def read_source(path: Path) -> PageSource:
     if lines[0].rstrip() != "---":
         raise _error(path, 1, "no front matter",
                      "start the file with a `---` line, the YAML fields, and another `---` line")
-    end = next((i for i, line in enumerate(lines[1:], start=1) if line.rstrip() == "---"), 0)
+    end = _closing_dashes(lines)
     if not end:
         raise _error(path, 1, "the front matter is never closed",
                      "add a `---` line after the last field")
@@ -75,11 +75,16 @@ def body_line(path: Path, text: str) -> int:
         lines = read_lines(path)
     except (OSError, ContentError):
         return 0
-    end = next((i for i, line in enumerate(lines[1:], start=1) if line.rstrip() == "---"), 0)
+    end = _closing_dashes(lines)
     first = text.split("\n")[0]
     if not first:
         return 0
     return next((number for number, line in enumerate(lines[end + 1:], start=end + 2) if first in line), 0)
+
+
+def _closing_dashes(lines: list[str]) -> int:
+    """The index of the `---` line that closes the front matter; 0 if there is none."""
+    return next((i for i, line in enumerate(lines[1:], start=1) if line.rstrip() == "---"), 0)
 
 
 def _error(path: Path, line: int, message: str, hint: str) -> ContentError:

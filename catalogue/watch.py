@@ -178,7 +178,7 @@ class Overlay:
         self.links = LinkRefresher(watcher, self)
         self._lock = threading.Lock()  # the rebuild thread and the links thread both come here
         self._version = 0  # rebuilds started
-        self._broken: dict[str, list[Broken]] = {}  # by page
+        self._broken: dict[str, list[str]] = {}  # by page, as messages: explained once, not per rebuild
         self._failure: list[str] | None = None
         self._shown: list[str] = []
 
@@ -199,42 +199,46 @@ class Overlay:
         watcher = self.watcher
         papers = [page for page in written if page.startswith("papers/") and page.endswith("/index.html")]
         now = papers if len(papers) <= CHECK_AT_ONCE else []
-        found = check_links(watcher.out_dir, watcher.config.base_url, now, left_out=site_file).broken
+        found = self._by_page(check_links(watcher.out_dir, watcher.config.base_url, now, left_out=site_file).broken)
         with self._lock:
             self._failure = None
             for page in (*now, *removed):
                 self._broken.pop(page, None)
-            for broken in found:
-                self._broken.setdefault(broken.page, []).append(broken)
+            self._broken.update(found)
             self._show()
         if written or removed:
             self.links.request(version)
 
     def site_checked(self, version: int, broken: list[Broken]) -> None:
+        found = self._by_page(broken)
         with self._lock:
             if version != self._version:
                 self.links.request(self._version)
                 return
-            self._broken = {}
-            for each in broken:
-                self._broken.setdefault(each.page, []).append(each)
+            self._broken = found
             changed = self._show()
         if changed:
             self.watcher.server.reload()
+
+    def _by_page(self, broken: list[Broken]) -> dict[str, list[str]]:
+        """Each broken link as the message that names its file and line (which reads the file)."""
+        found: dict[str, list[str]] = {}
+        for each in broken:
+            found.setdefault(each.page, []).append(str(explain(each, self.watcher.builder.catalogue,
+                                                               self.watcher.out_dir)))
+        return found
 
     def _show(self) -> bool:
         """Put the failure or the broken links over every page; True if that changed them."""
         if self._failure is not None:
             lines, heading = self._failure, BUILD_FAILED
         else:
-            lines, heading = [str(explain(each, self.watcher.builder.catalogue, self.watcher.out_dir))
-                              for page in sorted(self._broken) for each in self._broken[page]], BROKEN_LINKS
+            lines, heading = [line for page in sorted(self._broken) for line in self._broken[page]], BROKEN_LINKS
         self.watcher.server.show_errors(lines, heading)
         changed, self._shown = lines != self._shown, lines
         for line in lines if changed and self._failure is None else []:
             self.log(line)
         return changed
-
 
 
 class _AfterQuiet:
