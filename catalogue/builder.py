@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .config import PROJECT_ROOT, SiteConfig
-from .ledger import read_ledger, record
+from .ledger import record
 from .links import check_links, explain
 from .load import ContentLoader
 from .model import Catalogue
@@ -44,7 +44,7 @@ class Builder:
 
     def __init__(self, config: SiteConfig, similarity_later: bool = False):
         self.config = config
-        self.loader = ContentLoader(config.content_dir)
+        self.loader = ContentLoader(config.content_dir, config.ledger)
         self.renderer = SiteRenderer(config)
         self.similarity = SimilarityCache()
         self.similarity_later = similarity_later
@@ -71,7 +71,7 @@ class Builder:
 def build_site(config: SiteConfig, report: Report) -> BuildResult:
     """Build into a staging folder beside the output; replace the output only on success.
 
-    Raises ContentError before anything is written if `content/` is invalid.
+    Raises ContentError before anything is swapped in if `content/` is invalid.
     """
     started = time.perf_counter()
     builder = Builder(config)
@@ -80,8 +80,7 @@ def build_site(config: SiteConfig, report: Report) -> BuildResult:
     _remove_leftovers(out_dir)
     staging = Path(tempfile.mkdtemp(prefix=f"{_STAGING_PREFIX}{out_dir.name}-", dir=out_dir.parent))
     try:
-        result = builder.render(catalogue, staging, report)
-        _check_links(config, catalogue, staging, out_dir)
+        result = _render_checked(builder, catalogue, staging, out_dir, report)
         (staging / MARKER).write_text("Built by build.py; replaced whole by the next build.\n")
         if config.search and not index_site(staging):
             report.warning(out_dir / INDEX_DIR, 0, "Pagefind wrote its index in a layout search.make_stable does not know,"
@@ -91,14 +90,33 @@ def build_site(config: SiteConfig, report: Report) -> BuildResult:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     if config.ledger and not config.drafts:
-        record(config.ledger, read_ledger(config.ledger), result.published)
+        record(config.ledger, result.published)
     return BuildResult(result.pages, len(catalogue.papers), time.perf_counter() - started, result.files)
+
+
+def check_site(config: SiteConfig, report: Report) -> Catalogue:
+    """Everything a build checks, by the same code, rendered into a scratch folder that is then
+    deleted: nothing is written, no Pagefind runs. `build.py check` and a build therefore find
+    the same errors. Returns the catalogue with its drafts, for the curation report."""
+    builder = Builder(config)
+    catalogue = builder.load(report)
+    with tempfile.TemporaryDirectory(prefix="catalogue-check-") as scratch:
+        _render_checked(builder, catalogue, Path(scratch), config.out_dir, report)
+    return builder.loader.load(Report(), drafts=True)  # already validated: only the drafts are new
+
+
+def _render_checked(builder: Builder, catalogue: Catalogue, staging: Path, out_dir: Path,
+                    report: Report) -> RenderResult:
+    """Render (which checks the plan: duplicate pages, the ledger), then check every link."""
+    result = builder.render(catalogue, staging, report)
+    _check_links(builder.config, catalogue, staging, out_dir)
+    return result
 
 
 def _check_links(config: SiteConfig, catalogue: Catalogue, staging: Path, out_dir: Path) -> None:
     """Fail on a link or #anchor that leads nowhere, naming the paper file and line that writes
     it, or else the page (as it will be in `out_dir`); list the external links, never fetched."""
-    links = check_links(staging, config.base_url)
+    links = check_links(staging, config.base_url, left_out=config.leaves_out)
     if links.broken:
         raise ContentError([explain(broken, catalogue, out_dir) for broken in links.broken])
     if config.cache_dir and links.external:

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from collections import Counter
 from itertools import combinations
 from pathlib import Path
 
+from .builder import check_site
+from .config import SiteConfig
 from .derive import slug_source, slugify
-from .load import load_catalogue
 from .model import Catalogue
-from .report import ContentError, Report, terminal_report
+from .report import ContentError, Diagnostic, Report
 from .taxonomy import TAXONOMY_FILE
 
 SHINGLE_WORDS = 5
@@ -71,19 +73,61 @@ def _shingles(text: str) -> set[int]:
     return {hash(tuple(words[i:i + SHINGLE_WORDS])) for i in range(max(1, len(words) - SHINGLE_WORDS + 1))}
 
 
-def run_check(content_dir: Path, strict: bool) -> int:
-    """Print errors, warnings and notes, then a summary; the exit status for the command line."""
-    report = terminal_report()
+def run_check(config: SiteConfig, strict: bool, quiet: bool = False, output: str = "text") -> int:
+    """Run a build's every check (writing nothing) and the curation report; print what was
+    found grouped by file, then a summary; the exit status for the command line."""
+    report = Report()
+    catalogue = None
     try:
-        catalogue = load_catalogue(content_dir, report, drafts=True)
-    except ContentError:
-        print(f"\n{len(report.errors)} error(s): fix them first.", file=sys.stderr)
-        return 1
-    curation_report(catalogue, content_dir / TAXONOMY_FILE, report)
+        catalogue = check_site(config, report)
+        curation_report(catalogue, config.content_dir / TAXONOMY_FILE, report)
+    except ContentError as error:
+        report.extend(d for d in error.diagnostics if d not in report.diagnostics)
+    shown = [d for d in report.diagnostics if not (quiet and d.severity == "note")]
     counts = Counter(d.severity for d in report.diagnostics)
-    print(f"\nChecked {len(catalogue.papers)} papers: {counts['error']} errors, "
-          f"{counts['warning']} warnings, {counts['note']} notes.", file=sys.stderr)
-    if strict and counts["warning"]:
+    failed = bool(counts["error"]) or (strict and bool(counts["warning"]))
+    papers = len(catalogue.papers) if catalogue else None
+    if output == "json":
+        print(json.dumps({"papers": papers, "errors": counts["error"], "warnings": counts["warning"],
+                          "notes": counts["note"], "ok": not failed,
+                          "diagnostics": [_as_json(d) for d in by_file(shown)]}, indent=2, ensure_ascii=False))
+        return 1 if failed else 0
+    for group in _groups(by_file(shown)):
+        print("\n".join(d.from_here() for d in group) + "\n", file=sys.stderr)
+    checked = f"Checked {papers} papers" if catalogue else "Could not check the papers"
+    print(f"{checked}: {_count(counts['error'], 'error')}, {_count(counts['warning'], 'warning')}, "
+          f"{_count(counts['note'], 'note')}"
+          + (" (notes not shown)." if quiet and counts["note"] else "."), file=sys.stderr)
+    if counts["error"]:
+        print("Fix the errors first: a build would refuse this content.", file=sys.stderr)
+    elif strict and counts["warning"]:
         print("--strict: warnings count as errors.", file=sys.stderr)
-        return 1
-    return 0
+    return 1 if failed else 0
+
+
+def by_file(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Files with errors first, then those with warnings, then the rest; each file's lines in order."""
+    rank = {"error": 0, "warning": 1, "note": 2}
+    worst: dict[str, int] = {}
+    for d in diagnostics:
+        worst[str(d.path)] = min(worst.get(str(d.path), 2), rank[d.severity])
+    return sorted(diagnostics, key=lambda d: (worst[str(d.path)], str(d.path), d.line, rank[d.severity]))
+
+
+def _groups(diagnostics: list[Diagnostic]) -> list[list[Diagnostic]]:
+    groups: list[list[Diagnostic]] = []
+    for d in diagnostics:
+        if groups and str(groups[-1][0].path) == str(d.path):
+            groups[-1].append(d)
+        else:
+            groups.append([d])
+    return groups
+
+
+def _as_json(diagnostic: Diagnostic) -> dict[str, object]:
+    return {"path": str(diagnostic.path), "line": diagnostic.line, "severity": diagnostic.severity,
+            "message": diagnostic.message, "hint": diagnostic.hint}
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"

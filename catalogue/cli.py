@@ -9,14 +9,13 @@ from pathlib import Path
 
 from .builder import build_site
 from .check import run_check
-from .config import DEFAULT_BASE_URL, PROJECT_ROOT, SiteConfig
+from .config import DEFAULT_BASE_URL, LEDGER_FILE, PROJECT_ROOT, SiteConfig
 from .importer import import_lists
 from .report import ContentError, terminal_report
 from .search import SearchIndexError
 from .watch import serve_and_watch
 
 WATCH_DIR = ".site-watch"
-LEDGER_FILE = "published-urls.txt"  # beside content/: the build keeps it, so it is no curator's file
 
 DESCRIPTION = """Build the paper catalogue.
 
@@ -37,13 +36,19 @@ def make_parser() -> argparse.ArgumentParser:
     _build_options(build, inherit=True)
     check = commands.add_parser(
         "check", help="validate content/ and report what still needs curating",
-        description="Validate everything without writing anything, then list titles still "
-                    "derived, papers with fewer than 2 tags, tags used once or never, papers "
-                    "without code, near-duplicate abstracts and slugs that no longer match "
-                    "their titles. Exits 1 on errors, or on warnings with --strict.")
+        description="Run every check a build runs (content, the published-URL ledger, templates, "
+                    "links), writing nothing, then list titles still derived, papers with fewer "
+                    "than 2 tags, tags used once or never, papers without code, near-duplicate "
+                    "abstracts and slugs that no longer match their titles, grouped by file. "
+                    "Exits 1 on errors, or on warnings with --strict.")
     check.add_argument("--strict", action="store_true", help="treat warnings as errors (for CI)")
-    check.add_argument("--content", type=Path, default=argparse.SUPPRESS, metavar="DIR",
-                       help="content folder (default: content/)")
+    check.add_argument("--quiet", action="store_true", help="errors and warnings only, no notes")
+    check.add_argument("--format", choices=("text", "json"), default="text",
+                       help="json: one object with every diagnostic, on standard output")
+    for name, help_text in (("--content", "content folder (default: content/)"),
+                            ("--templates", "Jinja2 templates (default: templates/)"),
+                            ("--static", "static files (default: static/)")):
+        check.add_argument(name, type=Path, default=argparse.SUPPRESS, metavar="DIR", help=help_text)
     imports = commands.add_parser(
         "import", help="add papers from raw lists to content/papers/",
         description="Turn raw paper lists (a venue header, then one abstract a paragraph) into "
@@ -52,6 +57,9 @@ def make_parser() -> argparse.ArgumentParser:
     imports.add_argument("lists", nargs="+", type=Path, metavar="LIST", help="raw paper list files")
     imports.add_argument("--metadata", type=Path, metavar="FILE",
                          help="TSV of known titles, authors and arXiv ids, matched by opening text")
+    imports.add_argument("--update", action="store_true",
+                         help="also give papers already imported, whose title is still derived, the "
+                              "metadata's title, authors and links (curated papers are left alone)")
     imports.add_argument("--content", type=Path, default=argparse.SUPPRESS, metavar="DIR",
                          help="content folder (default: content/)")
     return parser
@@ -73,7 +81,7 @@ def _build_options(parser: argparse.ArgumentParser, inherit: bool = False) -> No
     parser.add_argument("--static", type=Path, default=default(SiteConfig.static_dir),
                         metavar="DIR", help="files copied to site/static/ (default: static/)")
     parser.add_argument("--no-search", action="store_true", default=default(False),
-                        help="a quick build: no Pagefind index, no search page, no ledger check")
+                        help="a quick build: no Pagefind index and no search page")
     parser.add_argument("--no-images", action="store_true", default=default(False),
                         help="skip the social preview images (they are cached, but the first "
                              "drawing of 10,000 takes minutes)")
@@ -93,10 +101,11 @@ def main(argv: list[str] | None = None) -> int:
     report = terminal_report()
     try:
         if args.command == "import":
-            import_lists(args.lists, args.content, args.metadata, report)
+            import_lists(args.lists, args.content, args.metadata, report, update=args.update)
             return 1 if report.errors else 0
         if args.command == "check":
-            return run_check(args.content, args.strict)
+            config = replace(_config(args, SiteConfig.out_dir), social_images=False, cache_dir=None)
+            return run_check(config, args.strict, args.quiet, args.format)
         if args.watch:
             return serve_and_watch(_config(args, PROJECT_ROOT / WATCH_DIR), args.host, args.port)
         return _build(args, report)
@@ -110,11 +119,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _config(args: argparse.Namespace, default_out: Path) -> SiteConfig:
-    return replace(SiteConfig(), content_dir=args.content, out_dir=args.out or default_out,
-                   templates_dir=args.templates, static_dir=args.static,
-                   base_url=args.base_url, search=not args.no_search, noindex=args.no_index,
-                   social_images=not args.no_images,
-                   ledger=None if args.no_search else args.content.resolve().parent / LEDGER_FILE)
+    """The settings of this run; `check` has no build options, and takes a build's defaults."""
+    def given(name: str, default: object) -> object:
+        return getattr(args, name, default)
+
+    content = given("content", SiteConfig.content_dir)
+    return replace(SiteConfig(), content_dir=content, out_dir=given("out", None) or default_out,
+                   templates_dir=given("templates", SiteConfig.templates_dir),
+                   static_dir=given("static", SiteConfig.static_dir),
+                   base_url=given("base_url", DEFAULT_BASE_URL), search=not given("no_search", False),
+                   noindex=given("no_index", False), social_images=not given("no_images", False),
+                   ledger=content.resolve().parent / LEDGER_FILE)
 
 
 def _build(args: argparse.Namespace, report) -> int:

@@ -8,6 +8,9 @@ from urllib.parse import urlparse
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BASE_URL = "http://localhost:8000/"
+LEDGER_FILE = "published-urls.txt"  # beside content/: the build keeps it, so it is no curator's file
+SITE_FILES = frozenset({"feed.xml", "papers.bib", "sitemap.xml", "robots.txt", "_redirects"})
+SEARCH_PAGE = "search/"
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,17 @@ class SiteConfig:
     noindex: bool = False  # deploy previews: tell search engines to stay away
     cache_dir: Path | None = PROJECT_ROOT / ".cache"
     ledger: Path | None = None  # published-urls.txt; None: no check (tests, scratch sites)
+
+    def leaves_out(self, path: str) -> bool:
+        """Whether a published build writes `path` (a site path or file, like `feed.xml` or
+        `search/index.html`) and this one leaves it out on purpose: watch previews skip the
+        site files, `--no-search` the search page. The one list of what a mode may skip: the
+        ledger and the link check both ask it."""
+        path = path.lstrip("/")
+        if not self.site_files and is_site_file(path):
+            return True
+        return not self.search and path.removesuffix("index.html") == SEARCH_PAGE
+
     @property
     def base_path(self) -> str:
         """The URL path the site lives under, `/` or `/catalogue/`."""
@@ -38,3 +52,9 @@ class SiteConfig:
         """A site path (`papers/samba/`) as an absolute URL."""
         base = self.base_url if self.base_url.endswith("/") else self.base_url + "/"
         return base + path.lstrip("/")
+
+
+def is_site_file(path: str) -> bool:
+    """Feeds, the BibTeX of everything, the sitemap, robots.txt and Netlify's redirects: the
+    files that are for machines, not for reading."""
+    return path in SITE_FILES or (path.startswith("themes/") and path.endswith("/feed.xml"))

@@ -1,31 +1,49 @@
-"""The published-URL ledger: every address the catalogue has published, so none is dropped."""
+"""The published-URL ledger: every address the catalogue has published, so none is dropped.
+
+It is a set, kept sorted: two branches that each publish new addresses merge cleanly (with the
+union merge in .gitattributes), and the next build writes the union back in order, once each.
+"""
 
 from __future__ import annotations
 
-import os
+from collections.abc import Callable
 from pathlib import Path
 
-from .report import Diagnostic
+from .report import ContentError, Diagnostic
+from .textfile import read_lines
 
-HEADER = ("# Every URL path this catalogue has published, one a line (kept by build.py);\n"
+HEADER = ("# Every URL path this catalogue has published, one a line, sorted (kept by build.py);\n"
           "# author pages come and go with the papers' metadata and are not kept.\n"
           "# A build that would drop one fails: keep it with `aliases:` or content/redirects.txt.\n")
 
 
 def read_ledger(path: Path) -> dict[str, int]:
-    """Published paths and the line each is on."""
+    """Published paths and the line each is first on; raises ContentError at a line that is
+    no site path (a merge conflict's markers, a stray word)."""
     if not path.is_file():
         return {}
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return {line.strip(): number for number, line in enumerate(lines, start=1)
-            if line.strip() and not line.startswith("#")}
+    paths: dict[str, int] = {}
+    problems = []
+    for number, line in enumerate(read_lines(path), start=1):
+        entry = line.strip()
+        if not entry or entry.startswith("#"):
+            continue
+        if not entry.startswith("/") or any(char.isspace() for char in entry):
+            problems.append(Diagnostic(path, number, f"{entry!r} is not a site path",
+                                       "each line is one path starting with `/`; delete this line"))
+        paths.setdefault(entry, number)
+    if problems:
+        raise ContentError(problems)
+    return paths
 
 
-def dropped(ledger: dict[str, int], published: set[str], path: Path) -> list[Diagnostic]:
-    """A diagnostic for each ledger path that this build would no longer serve."""
-    return [Diagnostic(path, line, f"{url} was published, and this build would drop it",
-                       _how_to_keep(url))
-            for url, line in sorted(ledger.items(), key=lambda item: item[1]) if url not in published]
+def dropped(ledger: dict[str, int], published: set[str], path: Path,
+            leaves_out: Callable[[str], bool] = lambda _: False) -> list[Diagnostic]:
+    """A diagnostic for each ledger path that this build would no longer serve; paths this
+    kind of build leaves out on purpose (`SiteConfig.leaves_out`) are not its to judge."""
+    return [Diagnostic(path, line, f"{url} was published, and this build would drop it", _how_to_keep(url))
+            for url, line in sorted(ledger.items(), key=lambda item: item[1])
+            if url not in published and not leaves_out(url)]
 
 
 def _how_to_keep(url: str) -> str:
@@ -33,17 +51,22 @@ def _how_to_keep(url: str) -> str:
         slug = url.split("/")[2]
         return (f"add `aliases: [{slug}]` to the paper it became, or a line "
                 f"`{url} /papers/<replacement>/` to content/redirects.txt")
-    return f"add a line `{url} /<new place>/` to content/redirects.txt"
+    if url.startswith("/tags/") and url.count("/") == 3:
+        return (f"restore the tag in content/taxonomy.yaml, or add a line `{url} /tags/<replacement>/` "
+                "to content/redirects.txt")
+    where = "/<new place>/" if url.endswith("/") else "/<new place>"
+    return f"add a line `{url} {where}` to content/redirects.txt"
 
 
-def record(path: Path, ledger: dict[str, int], published: set[str]) -> int:
-    """Add newly published paths (sorted, below the old ones); return how many."""
-    new = sorted(published - set(ledger))
-    if not new:
+def record(path: Path, published: set[str]) -> int:
+    """Write the ledger as the sorted union of what it held and what this build published
+    (also tidying a file that a merge left unsorted or doubled); return how many are new."""
+    held = read_ledger(path)
+    new = published - set(held)
+    text = HEADER + "".join(f"{url}\n" for url in sorted(set(held) | published))
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
         return 0
-    old = path.read_text(encoding="utf-8") if path.is_file() else HEADER
-    text = old + ("" if old.endswith("\n") else "\n") + "".join(f"{url}\n" for url in new)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary = path.with_name(f".{path.name}.tmp")
     temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    temporary.replace(path)
     return len(new)

@@ -37,7 +37,6 @@ NAV_TEMPLATE = "_nav.html"
 ITEM_TEMPLATE = "_paper_item.html"
 DOT_TEMPLATE = "_map_dot.html"
 FRAGMENTS = (NAV_TEMPLATE, ITEM_TEMPLATE, DOT_TEMPLATE)  # rendered from Python, so no template names them
-_SITE_FILES = {"feed.xml", "papers.bib", "sitemap.xml", "robots.txt", "_redirects"}
 # Venue labels, not Venue objects: a string's hash is cached, a dataclass's is computed each time.
 _VENUE_LABEL, _LISTING = operator.attrgetter("venue.label"), operator.attrgetter("listing")
 SOCIAL_IMAGE = "social.png"  # drawn with Pillow, not a template
@@ -64,6 +63,7 @@ class Page:
     title: str
     crumbs: tuple[tuple[str, str], ...] = ()
     context: dict[str, Any] = field(default_factory=dict)
+    draft: bool = False  # made for a draft paper: never published, so never in the ledger
 
     @property
     def file(self) -> str:
@@ -129,7 +129,7 @@ class SiteRenderer:
         """
         self._pending_groups = {}
         groups = self.planner.plan(catalogue, similarity)
-        planned, published = self._check_plan(groups)
+        planned, published = self._check_plan(groups, catalogue.redirects)
         nav = navigation(catalogue)
         templates = {page.template for _, pages in groups for page in pages} | set(FRAGMENTS)
         versions = self._template_versions(templates)
@@ -239,8 +239,10 @@ class SiteRenderer:
             _prune_empty_dirs((out_dir / file).parent, out_dir)
         return removed
 
-    def _check_plan(self, groups: list[tuple[str, tuple[Page, ...]]]) -> tuple[set[str], set[str]]:
-        """No two pages may share a file, and no published URL may vanish (the ledger).
+    def _check_plan(self, groups: list[tuple[str, tuple[Page, ...]]],
+                    redirects: tuple[tuple[str, str], ...]) -> tuple[set[str], set[str]]:
+        """No two pages may share a file, and no published URL may vanish (the ledger): an
+        address is kept by a page, or by a line of content/redirects.txt.
 
         Each group's files are remembered with its pages, so a rebuild only unites sets."""
         summaries = []
@@ -248,13 +250,14 @@ class SiteRenderer:
             cached = self._group_files.get(group_id)
             if cached is None or cached[0] is not pages:
                 files = frozenset(page.file for page in pages)
-                published = frozenset("/" + page.path for page in pages if _is_published(page.path))
+                published = frozenset("/" + page.path for page in pages
+                                      if _is_published(page.path) and not page.draft)
                 cached = (pages, files, published, len(pages), sum(f.endswith(".html") for f in files))
                 self._group_files[group_id] = cached
             summaries.append(cached)
         self._group_files = {g: self._group_files[g] for g, _ in groups}
         planned = set().union(*(summary[1] for summary in summaries))
-        published = set().union(*(summary[2] for summary in summaries))
+        published = set().union(*(summary[2] for summary in summaries), ("/" + old for old, _ in redirects))
         self._html_pages = sum(summary[4] for summary in summaries)
         problems = []
         if len(planned) != sum(summary[3] for summary in summaries):
@@ -266,7 +269,7 @@ class SiteRenderer:
                                                    "check content/redirects.txt and the papers' aliases"))
                     seen.add(page.file)
         if self.config.ledger:
-            problems += dropped(self._ledger(), published, self.config.ledger)
+            problems += dropped(self._ledger(), published, self.config.ledger, self.config.leaves_out)
         if problems:
             raise ContentError(problems)
         return planned, published
@@ -340,8 +343,8 @@ class SiteRenderer:
             "keywords": [tag.label for tag in page.context["paper_tags"]],
             "isPartOf": {"@type": "PublicationEvent", "name": conference(paper.venue)},
         }
-        if paper.arxiv:
-            data["sameAs"] = paper.arxiv_url
+        if paper.arxiv or paper.url:
+            data["sameAs"] = [link for link in (paper.arxiv_url, paper.url) if link]
         if page.context["image"]:
             data["image"] = absolute(page.context["image"])
         text = json.dumps(data, ensure_ascii=False, sort_keys=True)
@@ -394,12 +397,6 @@ class SiteRenderer:
             for path, line in places or [(self.config.content_dir, 0)]:
                 report.warning(path, line, f"formula shown as TeX code: {tex}", "fix the LaTeX")
         self.markup.failed_math.clear()
-
-
-def site_file(path: str) -> bool:
-    """Whether `path` is one of the files `site_files` turns off: feeds, the BibTeX of
-    everything, the sitemap, robots.txt and Netlify's redirects."""
-    return path in _SITE_FILES or (path.startswith("themes/") and path.endswith("/feed.xml"))
 
 
 def navigation(catalogue: Catalogue) -> dict[str, tuple]:
@@ -482,6 +479,9 @@ class Planner:
                     _feed(f"themes/{theme.id}/feed.xml", f"{theme.title} · {self.config.title}",
                           f"themes/{theme.id}/", in_theme),)))
         groups += self._author_groups(catalogue)
+        groups.append(self._group("moved", (catalogue.redirects,), lambda: tuple(
+            Page(old, "redirect.html", "Moved", context={"target": new})
+            for old, new in catalogue.redirects if old.endswith("/"))))  # a file's move is a 301 only
         if self.config.site_files:
             groups += self._site_files(catalogue, groups)
         return groups
@@ -522,8 +522,6 @@ class Planner:
                 _feed("feed.xml", self.config.title, "", catalogue.papers),)),
             self._group("bib", (catalogue.papers,), lambda: (
                 Page("papers.bib", "papers.bib", "BibTeX", context={"papers": tuple(catalogue.papers)}),)),
-            self._group("moved", (moved,), lambda: tuple(
-                Page(old, "redirect.html", "Moved", context={"target": new}) for old, new in moved)),
             self._group("_redirects", (aliases, moved), lambda: (
                 Page("_redirects", "netlify-redirects.txt", "Redirects", context={"redirects": aliases + moved}),)),
             self._group("robots", (), lambda: (Page("robots.txt", "robots.txt", "Robots"),)),
@@ -605,13 +603,13 @@ def _paper_page(catalogue: Catalogue, paper: Paper, previous, next, related: tup
                 (("Venues", "venues/"), (venue.label, f"venues/{venue.slug}/")), {
                     "paper": paper, "paper_tags": tags, "image": image,
                     "themes": tuple(catalogue.themes_of(paper)),
-                    "previous": previous, "next": next, "related": related})
-    extras = [Page(f"papers/{paper.slug}/cite.bib", "cite.bib", title, context={"paper": paper})]
+                    "previous": previous, "next": next, "related": related}, paper.draft)
+    extras = [Page(f"papers/{paper.slug}/cite.bib", "cite.bib", title, context={"paper": paper}, draft=paper.draft)]
     if image:
         extras.append(Page(image, SOCIAL_IMAGE, title, context={
-            "title": title, "venue": venue.label, "tags": tuple(t.label for t in tags)}))
-    redirects = tuple(Page(f"papers/{alias}/", "redirect.html", title,
-                           context={"target": f"papers/{paper.slug}/"}) for alias in paper.aliases)
+            "title": title, "venue": venue.label, "tags": tuple(t.label for t in tags)}, draft=paper.draft))
+    redirects = tuple(Page(f"papers/{alias}/", "redirect.html", title, context={"target": f"papers/{paper.slug}/"},
+                           draft=paper.draft) for alias in paper.aliases)
     return (page, *extras, *redirects)
 
 

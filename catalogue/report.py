@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,16 @@ class Diagnostic:
     severity: str = "error"
 
     def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line else f"{self.path}"
+        return self._text(str(self.path))
+
+    def from_here(self) -> str:
+        """As printed in a terminal: the path relative to the working folder, as compilers do."""
+        path = str(self.path)
+        here = os.getcwd() + os.sep
+        return self._text(path[len(here):] if path.startswith(here) else path)
+
+    def _text(self, path: str) -> str:
+        where = f"{path}:{self.line}" if self.line else path
         label = "" if self.severity == "error" else f"{self.severity}: "
         text = f"{where}: {label}{self.message}"
         return f"{text} — {self.hint}" if self.hint else text
@@ -75,7 +85,7 @@ class Report:
     def _add(self, diagnostic: Diagnostic) -> None:
         self.diagnostics.append(diagnostic)
         if self.stream:
-            print(diagnostic, file=self.stream)
+            print(diagnostic.from_here(), file=self.stream)
 
 
 def terminal_report() -> Report:

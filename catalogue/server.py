@@ -17,6 +17,9 @@ WATCH_PREFIX = "/__watch/"
 CLIENT_SCRIPT = (Path(__file__).parent / "livereload.js").read_text(encoding="utf-8")
 KEEPALIVE_SECONDS = 10.0
 BUILD_FAILED = "The last build failed; these pages are from the last good build."
+NO_SITE_YET = (b'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not built yet</title></head>'
+               b"<body><h1>Nothing here yet</h1><p>No build has succeeded since watch mode started, "
+               b"so there is no page at this address yet.</p></body></html>")
 
 
 class DevServer:
@@ -152,9 +155,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             pass
 
     def _not_found(self, head: bool) -> None:
+        """The site's 404 page; before any build succeeded there is none, and a page of our
+        own carries the errors and the reload script, so a fix still reloads every tab."""
         page = self.dev.root / "404.html"
-        body = self.dev.decorate(page.read_bytes()) if page.is_file() else b"Not found"
-        self._send(404, body, "text/html", head)
+        body = page.read_bytes() if page.is_file() else NO_SITE_YET
+        self._send(404, self.dev.decorate(body), "text/html", head)
 
     def _redirect(self, location: str) -> None:
         self.send_response(301)

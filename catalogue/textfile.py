@@ -12,6 +12,7 @@ from pathlib import Path
 from .report import ContentError, Diagnostic
 
 _LINE_END = re.compile(rb"\r\n|\r|\n")
+_CONFLICT = re.compile(r"^(?:<{7}|>{7}|\|{7})(?: |$)", re.MULTILINE)  # what git leaves in a file it could not merge
 
 
 def read_text(path: Path) -> str:
@@ -25,7 +26,21 @@ def read_text(path: Path) -> str:
         line = len(_LINE_END.split(data[:bom + error.start]))
         raise ContentError([Diagnostic(path, line, f"not UTF-8 text ({error.reason} at byte {bom + error.start})",
                                        "save the file as UTF-8")]) from None
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "<<<<<<<" in text or ">>>>>>>" in text:  # a substring test first: the pattern is rarely needed
+        _refuse_conflict(path, text)
+    return text
+
+
+def _refuse_conflict(path: Path, text: str) -> None:
+    """A merge conflict left in the file is never read as content (or published as text)."""
+    marker = _CONFLICT.search(text)
+    if marker:
+        line = text.count("\n", 0, marker.start()) + 1
+        raise ContentError([Diagnostic(path, line, "an unresolved merge conflict (git's "
+                                       f"`{marker.group(0).strip()}` line)",
+                                       "keep what both sides meant, then delete the `<<<<<<<`, "
+                                       "`=======` and `>>>>>>>` lines")])
 
 
 def read_lines(path: Path) -> list[str]:

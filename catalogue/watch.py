@@ -22,7 +22,7 @@ from watchdog.observers import Observer
 from .builder import MARKER, Builder, claim_output_dir
 from .config import SiteConfig
 from .links import Broken, check_links, explain, find_broken
-from .render import site_file
+from .load import is_editors_file
 from .report import ContentError, Report
 from .search import SearchIndexError, index_site
 from .server import BUILD_FAILED, DevServer
@@ -34,14 +34,12 @@ SIMILARITY_QUIET_SECONDS = 1.0  # so do related papers and the map, above the in
 LINKS_QUIET_SECONDS = 2.0  # checking every page's links: 6 s at 10,000 papers, so only in a real pause
 CHECK_AT_ONCE = 100  # paper pages: a rebuild checks the links of up to this many it wrote (~1 ms a page)
 BROKEN_LINKS = "Broken links: the pages are up to date, but these links lead nowhere."
-_IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload")
+FIRST_BUILD_FAILED = "The first build failed, so there are no pages yet: fix these and save."
 
 
 def is_ignored(path: str) -> bool:
     """Editors' swap, backup, lock and temporary files are not content."""
-    name = Path(path).name
-    return (name.startswith((".", "#")) or name.endswith(_IGNORED_SUFFIXES)
-            or name == "4913" or "__pycache__" in path)
+    return is_editors_file(Path(path).name) or "__pycache__" in path
 
 
 class _Changes(FileSystemEventHandler):
@@ -159,7 +157,8 @@ class Watcher:
     def _failed(self, lines: list[str]) -> bool:
         for line in lines:
             self.log(line)
-        self.log("build failed; still serving the last good pages")
+        self.log("build failed; " + ("still serving the last good pages" if self.overlay.built_once
+                                     else "no page to serve until a fix is saved (each shows these errors)"))
         self.overlay.build_failed(lines)
         self.server.reload()
         return False
@@ -181,6 +180,7 @@ class Overlay:
         self._broken: dict[str, list[str]] = {}  # by page, as messages: explained once, not per rebuild
         self._failure: list[str] | None = None
         self._shown: list[str] = []
+        self.built_once = False  # before that, a failure has no last good pages to show
 
     def rebuild_started(self) -> int:
         with self._lock:
@@ -199,9 +199,11 @@ class Overlay:
         watcher = self.watcher
         papers = [page for page in written if page.startswith("papers/") and page.endswith("/index.html")]
         now = papers if len(papers) <= CHECK_AT_ONCE else []
-        found = self._by_page(check_links(watcher.out_dir, watcher.config.base_url, now, left_out=site_file).broken)
+        config = watcher.config
+        found = self._by_page(check_links(watcher.out_dir, config.base_url, now, left_out=config.leaves_out).broken)
         with self._lock:
             self._failure = None
+            self.built_once = True
             for page in (*now, *removed):
                 self._broken.pop(page, None)
             self._broken.update(found)
@@ -231,7 +233,7 @@ class Overlay:
     def _show(self) -> bool:
         """Put the failure or the broken links over every page; True if that changed them."""
         if self._failure is not None:
-            lines, heading = self._failure, BUILD_FAILED
+            lines, heading = self._failure, BUILD_FAILED if self.built_once else FIRST_BUILD_FAILED
         else:
             lines, heading = [line for page in sorted(self._broken) for line in self._broken[page]], BROKEN_LINKS
         self.watcher.server.show_errors(lines, heading)
@@ -394,7 +396,8 @@ class LinkRefresher(_AfterQuiet):
     def _work(self, job: object) -> None:
         watcher = self.watcher
         try:
-            broken = watcher.worker.run(find_broken, watcher.out_dir, watcher.config.base_url, site_file)
+            broken = watcher.worker.run(find_broken, watcher.out_dir, watcher.config.base_url,
+                                       watcher.config.leaves_out)
         except Exception as error:
             watcher.log(f"links not checked: {type(error).__name__}: {error}")
             return

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import tomllib
 import venv
+from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -157,6 +158,59 @@ def test_the_ledger_keeps_every_published_url(small_site):
                                               "/venues/iclr-2025/ /venues/  # its only paper left\n")
     build_site(config, Report())  # a deleted paper, and its emptied venue, kept through redirects
     assert 'url=/papers/icv/"' in (small_site.site / "papers/samba-ssm/index.html").read_text()
+
+
+def test_the_ledger_is_a_sorted_set_that_a_build_tidies(small_site):
+    """A union merge of two branches leaves both sides' lines unsorted, maybe twice: the next
+    build writes them back once each, in order, and adds nothing it did not publish."""
+    ledger = small_site.root / "published-urls.txt"
+    build_site(small_site.config(search=False, ledger=ledger), Report())
+    lines = [line for line in ledger.read_text().splitlines() if not line.startswith("#")]
+    assert lines == sorted(lines) and "/papers/samba/" in lines
+    ledger.write_text(ledger.read_text() + "/papers/gone/\n/papers/samba/\n/papers/another-gone/\n")
+    small_site.write("content/redirects.txt", "/papers/gone/ /papers/samba/\n/papers/another-gone/ /papers/icv/\n")
+    build_site(small_site.config(search=False, ledger=ledger), Report())
+    tidied = [line for line in ledger.read_text().splitlines() if not line.startswith("#")]
+    assert tidied == sorted(set(lines) | {"/papers/gone/", "/papers/another-gone/"})
+
+
+def test_each_kind_of_build_checks_the_ledger_for_what_it_publishes(small_site):
+    """Watch previews leave out feeds and site files, --no-search the search page: the ledger
+    does not count those as dropped, and counts everything else as in a full build."""
+    ledger = small_site.root / "published-urls.txt"
+    build_site(small_site.config(ledger=ledger), Report())
+    assert {"/feed.xml", "/search/", "/themes/icl/feed.xml"} <= set(ledger.read_text().splitlines())
+    preview = small_site.config(ledger=ledger, site_files=False, drafts=True, out_dir=small_site.root / "preview")
+    build_site(replace(preview, search=False), Report())  # nothing it leaves out is "dropped"
+    (small_site.content / "papers/samba.md").unlink()
+    for config in (preview, replace(preview, search=False), small_site.config(ledger=ledger, search=False)):
+        with pytest.raises(ContentError) as error:
+            build_site(config, Report())
+        assert [d.message for d in error.value.diagnostics] == [  # samba was ICLR 2025's only paper
+            "/papers/samba/ was published, and this build would drop it",
+            "/venues/iclr-2025/ was published, and this build would drop it"]
+
+
+def test_a_paper_made_a_draft_is_dropped_from_what_is_published(small_site):
+    ledger = small_site.root / "published-urls.txt"
+    build_site(small_site.config(search=False, ledger=ledger), Report())
+    path = small_site.content / "papers/icv.md"
+    path.write_text(path.read_text().replace("tags:", "draft: true\ntags:"))
+    watch_like = small_site.config(search=False, ledger=ledger, drafts=True, site_files=False,
+                                   out_dir=small_site.root / "preview")
+    with pytest.raises(ContentError, match="/papers/icv/ was published"):
+        build_site(watch_like, Report())  # a preview shows the draft, and still says it would vanish
+
+
+def test_a_feed_can_be_kept_by_a_redirect_to_another_file(small_site):
+    ledger = small_site.root / "published-urls.txt"
+    ledger.write_text("/themes/retired/feed.xml\n")
+    with pytest.raises(ContentError) as error:
+        build_site(small_site.config(search=False, ledger=ledger), Report())
+    assert error.value.diagnostics[0].hint == "add a line `/themes/retired/feed.xml /<new place>` to content/redirects.txt"
+    small_site.write("content/redirects.txt", "/themes/retired/feed.xml /feed.xml\n")
+    build_site(small_site.config(search=False, ledger=ledger), Report())
+    assert "/themes/retired/feed.xml /feed.xml 301" in (small_site.site / "_redirects").read_text()
 
 
 def test_social_images_are_drawn_once_and_cached(small_site, monkeypatch):
