@@ -7,23 +7,14 @@ import re
 
 from .model import Paper, Venue
 
-CONFERENCES = {
-    "ICLR": "International Conference on Learning Representations",
-    "ICML": "International Conference on Machine Learning",
-    "NeurIPS": "Advances in Neural Information Processing Systems",
-    "ACL": "Annual Meeting of the Association for Computational Linguistics",
-    "EMNLP": "Conference on Empirical Methods in Natural Language Processing",
-    "COLM": "Conference on Language Modeling",
-    "AAAI": "AAAI Conference on Artificial Intelligence",
-}
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_",
             "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
 
 
 def conference(venue: Venue) -> str:
-    """`ICLR 2025` → `International Conference on Learning Representations (ICLR 2025)`."""
-    name = CONFERENCES.get(venue.name)
-    return f"{name} ({venue.label})" if name else venue.label
+    """`ICLR 2025` → `International Conference on Learning Representations (ICLR 2025)`, the
+    full name coming from content/venues.yaml."""
+    return f"{venue.title} ({venue.label})" if venue.title else venue.label
 
 
 def cite_key(paper: Paper) -> str:

@@ -10,48 +10,106 @@ from pathlib import Path
 import frontmatter
 
 from .cleaning import clean_abstract, leftover_latex
+from .config import LEDGER_FILE
 from .derive import derived_title, find_links, slug_source, slugify, unique_slug
-from .load import PAPERS_DIR, fingerprint, read_identities
+from .ledger import read_ledger
+from .load import PAPERS_DIR, PageSource, fingerprint, read_identities, read_source, with_fields
 from .metadata import PaperFacts, match_facts, read_metadata
-from .model import Taxonomy
+from .model import Taxonomy, Venue
+from .paperlinks import paper_page
 from .rawlist import RawPaper, read_list
 from .report import ContentError, Report
 from .taxonomy import load_taxonomy, suggest_tags
+from .venues import VENUES_FILE, load_venues, unknown_venue_hint
+
+SOURCES_DIR = "sources"  # content/sources/: the raw lists, kept as the provenance `source:` names
 
 
 @dataclass
 class ImportResult:
     added: list[Path] = field(default_factory=list)
     skipped: list[tuple[RawPaper, Path | str]] = field(default_factory=list)
+    updated: list[Path] = field(default_factory=list)
+
+
+@dataclass
+class _Known:
+    """What content/ already holds: papers by fingerprint, slugs taken, slugs published."""
+
+    papers: dict[str, Path]
+    slugs: set[str]
+    published: set[str]
 
 
 def import_lists(lists: list[Path], content_dir: Path, metadata: Path | None,
-                 report: Report) -> ImportResult:
-    """Add every paper not yet in `content/`; never touch a file that exists."""
+                 report: Report, update: bool = False) -> ImportResult:
+    """Add every paper not yet in `content/`; never touch a file that exists, except, with
+    `update`, to give a paper whose title is still derived what the metadata knows of it."""
     taxonomy = load_taxonomy(content_dir, report)
+    venues = load_venues(content_dir, report)
     facts = read_metadata(metadata, report) if metadata else []
-    known, slugs = read_identities(content_dir, report)
+    papers, slugs = read_identities(content_dir, report)
     _refuse_papers_outside(content_dir, report)
     if report.errors:
         raise ContentError(report.errors)  # an unreadable content file could be a duplicate
-    assert taxonomy is not None
+    assert taxonomy is not None and venues is not None
+    known = _Known(papers, slugs, _published_slugs(content_dir))
     result = ImportResult()
     matched: set[int] = set()
-    for raw in (paper for path in lists for paper in read_list(path, report)):
-        body = clean_abstract(raw.text)
-        fact = match_facts(raw, facts)
-        matched.update([fact.line] if fact else [])
-        existing = known.get(fingerprint(raw.text)) or known.get(fingerprint(body))
-        if existing:
-            result.skipped.append((raw, existing))
-            continue
-        path = _write_paper(raw, body, fact, taxonomy, slugs, content_dir, report)
-        known[fingerprint(raw.text)] = path
-        result.added.append(path)
+    for path in lists:
+        raws = read_list(path, report)
+        if raws and _venue_known(raws[0], venues, report):
+            _import_list(raws, facts, matched, taxonomy, venues, known, content_dir, update, report, result)
     if metadata:
-        _report_unmatched(facts, matched, lists, metadata, report)
+        _report_unmatched(facts, matched, metadata, report)
     _summarise(result, report)
     return result
+
+
+def _import_list(raws: list[RawPaper], facts: list[PaperFacts], matched: set[int], taxonomy: Taxonomy,
+                 venues: dict[str, Venue], known: _Known, content_dir: Path, update: bool,
+                 report: Report, result: ImportResult) -> None:
+    kept = False  # the list is copied into content/sources/ before its first paper is written
+    for raw in raws:
+        body = clean_abstract(raw.text)
+        fact = match_facts(raw, facts, report)
+        matched.update([fact.line] if fact else [])
+        existing = known.papers.get(fingerprint(raw.text)) or known.papers.get(fingerprint(body))
+        if existing:
+            if update and fact and _update_paper(existing, fact, body, known, report, result):
+                continue
+            result.skipped.append((raw, existing))
+            continue
+        if not kept and not (kept := _keep_source(raw.path, content_dir, report)):
+            return
+        path = _write_paper(raw, body, fact, taxonomy, known.slugs, content_dir, report)
+        known.papers[fingerprint(raw.text)] = path
+        result.added.append(path)
+
+
+def _venue_known(raw: RawPaper, venues: dict[str, Venue], report: Report) -> bool:
+    """A list's venue must be one content/venues.yaml describes, as every paper's must."""
+    if raw.venue.label in venues:
+        return True
+    report.error(raw.path, raw.header_line, f"the header names venue `{raw.venue.label}`, "
+                 f"which content/{VENUES_FILE} does not list", unknown_venue_hint(raw.venue.label, venues))
+    return False
+
+
+def _keep_source(path: Path, content_dir: Path, report: Report) -> bool:
+    """Copy the list into content/sources/, where each paper's `source:` points; False (and
+    an error) if another list of that name is there already."""
+    target = content_dir / SOURCES_DIR / path.name
+    data = path.read_bytes()
+    if target.exists():
+        if target.read_bytes() == data:
+            return True
+        report.error(path, 0, f"{target} holds another list of this name",
+                     "rename this list (its papers' `source:` will name it), then import it again")
+        return False
+    write_new_file(target, data)
+    report.info(f"kept {path} as {target}")
+    return True
 
 
 def _refuse_papers_outside(content_dir: Path, report: Report) -> None:
@@ -75,12 +133,7 @@ def _write_paper(raw: RawPaper, body: str, facts: PaperFacts | None, taxonomy: T
         "venue": raw.venue.label,
         "added": datetime.date.today(),
     }
-    if facts and facts.authors:
-        meta["authors"] = list(facts.authors)
-    if facts and facts.arxiv:
-        meta["arxiv"] = facts.arxiv
-    elif facts and facts.url:
-        meta["url"] = facts.url
+    meta.update(_known_facts(facts, {}))
     meta["tags"] = list(suggest_tags(title, body, taxonomy))
     meta.update({k: v for k, v in (("code", code), ("project", project)) if v})
     meta.update(aliases=[], fingerprint=fingerprint(raw.text), source=f"{raw.path.name}:{raw.line}")
@@ -97,13 +150,70 @@ def _write_paper(raw: RawPaper, body: str, facts: PaperFacts | None, taxonomy: T
     return target
 
 
-def write_new_file(target: Path, text: str) -> None:
+def _known_facts(facts: PaperFacts | None, meta: dict) -> dict[str, object]:
+    """Authors, arXiv id and venue page from the metadata, for fields `meta` does not have.
+    Only the paper's own addresses: where the title was found (`source_url`) is provenance."""
+    if facts is None:
+        return {}
+    found: dict[str, object] = {}
+    if facts.authors and not meta.get("authors"):
+        found["authors"] = list(facts.authors)
+    if facts.arxiv and not meta.get("arxiv"):
+        found["arxiv"] = facts.arxiv
+    if paper_page(facts.url) and not meta.get("url"):
+        found["url"] = paper_page(facts.url)
+    return found
+
+
+def _update_paper(path: Path, facts: PaperFacts, body: str, known: _Known, report: Report,
+                  result: ImportResult) -> bool:
+    """Give a paper whose title is still derived its real title, authors and links; False
+    (nothing done) if a person has curated it. A slug not yet published follows the new
+    title, keeping the old one as an alias; a published slug stays."""
+    source = read_source(path)
+    meta = source.meta
+    if meta.get("title_source") != "derived":
+        return False
+    changes: dict[str, object] = {"title": facts.title, "title_source": "metadata", **_known_facts(facts, meta)}
+    slug = meta["slug"]
+    new_slug = unique_slug(slugify(slug_source(facts.title, body)), known.slugs - {slug})
+    if new_slug != slug and slug not in known.published:
+        changes.update(slug=new_slug, aliases=[*(meta.get("aliases") or []), slug])
+        known.slugs.add(new_slug)
+    target = path.with_name(f"{changes.get('slug', slug)}.md")
+    _rewrite(source, target, changes)
+    known.papers.update({key: target for key, value in known.papers.items() if value == path})
+    report.info(f"updated {target} ← {facts.title}" + (f" (was {path.name})" if target != path else ""))
+    result.updated.append(target)
+    return True
+
+
+def _rewrite(source: PageSource, target: Path, changes: dict[str, object]) -> None:
+    """Write the changed file; under a new name, the new file is in place before the old goes."""
+    text = with_fields(source, changes)
+    if target == source.path:
+        temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, target)
+    else:
+        write_new_file(target, text)
+        source.path.unlink()
+
+
+def _published_slugs(content_dir: Path) -> set[str]:
+    """Slugs whose pages the ledger says were published: they never change."""
+    urls = read_ledger(content_dir.resolve().parent / LEDGER_FILE)
+    return {url.split("/")[2] for url in urls if url.startswith("/papers/") and url.count("/") == 3}
+
+
+def write_new_file(target: Path, content: str | bytes) -> None:
     """Write atomically, and never over an existing file (raises FileExistsError)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    data = content.encode("utf-8") if isinstance(content, str) else content
     try:
-        with open(temporary, "x", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        with open(temporary, "xb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.link(temporary, target)
@@ -111,19 +221,19 @@ def write_new_file(target: Path, text: str) -> None:
         temporary.unlink(missing_ok=True)
 
 
-def _report_unmatched(facts: list[PaperFacts], matched: set[int], lists: list[Path],
-                      metadata: Path, report: Report) -> None:
-    """Rows meant for the imported files that matched no abstract deserve a look."""
-    names = {path.name for path in lists}
+def _report_unmatched(facts: list[PaperFacts], matched: set[int], metadata: Path, report: Report) -> None:
+    """Rows whose opening text begins no abstract of these lists deserve a look."""
     for fact in facts:
-        if fact.file in names and fact.line not in matched:
-            report.warning(metadata, fact.line, "this row's abstract_start begins no abstract",
-                           f"compare it with paragraph {fact.para} of {fact.file}")
+        if fact.line not in matched:
+            report.warning(metadata, fact.line, "this row's abstract_start begins no abstract in these lists",
+                           f"compare it with paragraph {fact.para} of {fact.file or 'its list'}, "
+                           "or import the list it belongs to")
 
 
 def _summarise(result: ImportResult, report: Report) -> None:
     for raw, existing in result.skipped:
         report.info(f"skipped {raw.where}: already in {existing}")
     problems = len(report.errors)
-    report.info(f"import: {len(result.added)} added, {len(result.skipped)} skipped, "
+    updated = f"{len(result.updated)} updated, " if result.updated else ""
+    report.info(f"import: {len(result.added)} added, {updated}{len(result.skipped)} skipped, "
                 f"{problems} could not be parsed")

@@ -10,11 +10,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from . import yamltext
+from .ledger import read_ledger
 from .model import SLUG_PATTERN, URL_PATTERN, Catalogue, Paper, Taxonomy, Venue
+from .paperlinks import ARXIV_ID, arxiv_id_in, paper_page, placeholder
 from .report import ContentError, Diagnostic, Report
 from .taxonomy import TAXONOMY_FILE, load_taxonomy
 from .textfile import read_lines
+from .venues import VENUES_FILE, load_venues, unknown_venue_hint
 
 PAPERS_DIR = "papers"
 REDIRECTS_FILE = "redirects.txt"
@@ -24,6 +29,7 @@ OPTIONAL = {"title_source": str, "authors": list, "arxiv": str, "code": str, "pr
             "url": str, "aliases": list, "fingerprint": str, "source": str, "draft": bool,
             "added": datetime.date}
 URL_KEYS = ("code", "project", "url")
+_SITE_PATH = re.compile(r"/(?:[a-z0-9._-]+/)*(?:[a-z0-9_-][a-z0-9._-]*\.[a-z0-9]+)?")  # a folder's ends in /
 
 
 @dataclass(frozen=True)
@@ -44,10 +50,33 @@ def fingerprint(abstract: str) -> str:
 
 def paper_files(content_dir: Path) -> list[Path]:
     """The Markdown files of papers, skipping editors' hidden, swap and backup files."""
+    return [path for path in _papers_folder(content_dir) if _is_paper_file(path)]
+
+
+def _papers_folder(content_dir: Path) -> list[Path]:
+    """Every file in content/papers/ that is not an editor's (hidden, swap, backup, temporary)."""
     folder = content_dir / PAPERS_DIR
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.glob("*.md") if _is_content(p))
+    return sorted(p for p in folder.iterdir() if not is_editors_file(p.name) and not p.is_dir())
+
+
+def _is_paper_file(path: Path) -> bool:
+    return path.suffix == ".md"
+
+
+def _stray(path: Path) -> Diagnostic:
+    """A file in content/papers/ that would be skipped: say so, rather than lose a paper quietly."""
+    return Diagnostic(path, 0, "not read: only `.md` files in content/papers/ are papers",
+                      f"rename it to `{path.stem}.md`, or move it out of content/papers/")
+
+
+_EDITORS_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload")
+
+
+def is_editors_file(name: str) -> bool:
+    """Editors' swap, backup, lock and temporary files (vim's `4913` probe too): not content."""
+    return name.startswith((".", "#")) or name.endswith(_EDITORS_SUFFIXES) or name == "4913"
 
 
 def read_source(path: Path) -> PageSource:
@@ -66,6 +95,42 @@ def read_source(path: Path) -> PageSource:
         raise _error(path, 2, "the front matter is not a set of `key: value` fields",
                      "write one `key: value` per line between the `---` lines")
     return PageSource(path, meta, key_lines, body.strip("\n"))
+
+
+FIELD_ORDER = ("title", "title_source", "slug", "venue", "added", "authors", "arxiv", "url", "tags",
+               "code", "project", "aliases", "fingerprint", "source", "draft")  # as the importer writes them
+
+
+def with_fields(source: PageSource, changes: dict[str, Any]) -> str:
+    """The file's text with these front-matter fields set, every other line as it was: a field
+    there is replaced where it stands, a new one goes after the field that comes before it."""
+    lines = read_lines(source.path)
+    closing = _closing_dashes(lines)  # indexes count from 0; key lines in `source.lines` from 1
+    starts = sorted(source.lines[(key,)] - 1 for key in source.meta)
+    extent = {key: (start, next((s for s in starts if s > start), closing))
+              for key in source.meta for start in [source.lines[(key,)] - 1]}
+    replaced: dict[int, tuple[int, str]] = {}  # first index → (end index, new text)
+    added: dict[int, list[str]] = {}  # insert before this index
+    for key, value in changes.items():
+        text = f"{key}: {_one_line_yaml(value)}"
+        if key in extent:
+            replaced[extent[key][0]] = (extent[key][1], text)
+        else:
+            earlier = [k for k in FIELD_ORDER[:FIELD_ORDER.index(key)] if k in extent] if key in FIELD_ORDER else []
+            added.setdefault(extent[earlier[-1]][1] if earlier else closing, []).append(text)
+    result, index = [], 0
+    while index < len(lines):
+        result += added.get(index, [])
+        end, text = replaced.get(index, (index + 1, None))
+        result.append(lines[index] if text is None else text)
+        index = end
+    return "\n".join(result)
+
+
+def _one_line_yaml(value: Any) -> str:
+    """A value as YAML on one line, as the importer writes fields: `[a, b]`, `'A: b'`."""
+    dumped = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10_000)
+    return dumped.removesuffix("...\n").strip()
 
 
 def body_line(path: Path, text: str) -> int:
@@ -91,9 +156,18 @@ def _error(path: Path, line: int, message: str, hint: str) -> ContentError:
     return ContentError([Diagnostic(path, line, message, hint)])
 
 
-def load_catalogue(content_dir: Path, report: Report, drafts: bool = False) -> Catalogue:
-    """Read and validate the taxonomy and every paper; raise ContentError listing all errors."""
-    return ContentLoader(content_dir).load(report, drafts)
+def load_catalogue(content_dir: Path, report: Report, drafts: bool = False, ledger: Path | None = None) -> Catalogue:
+    """Read and validate the taxonomy, the venues and every paper; raise ContentError listing all errors."""
+    return ContentLoader(content_dir, ledger).load(report, drafts)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """What every paper is checked against: tags, venues, and the tags that once were."""
+
+    taxonomy: Taxonomy
+    venues: dict[str, Venue]
+    retired_tags: frozenset[str] = frozenset()  # published once (the ledger) or seen this session
 
 
 @dataclass(frozen=True)
@@ -113,17 +187,21 @@ class ContentLoader:
     previous catalogue in place of rebuilding it: an edit costs the same at 76 papers or 10,000.
     """
 
-    def __init__(self, content_dir: Path):
+    def __init__(self, content_dir: Path, ledger: Path | None = None):
         self.content_dir = content_dir
+        self.ledger = ledger  # published-urls.txt, which remembers the tags that were published
         self._files: dict[Path, _File] = {}
-        self._taxonomy: tuple[tuple, Taxonomy | None, tuple] = ((), None, ())
+        self._sources: dict[str, tuple[tuple, Any, tuple]] = {}  # vocabulary files: signature, result, diagnostics
+        self._vocabulary: Vocabulary | None = None
+        self._seen_tags: set[str] = set()  # every tag id of this session's taxonomies
         self._catalogue: Catalogue | None = None
         self._made_with: tuple = ()
-        self._checked_against: Taxonomy | None = None
+        self._checked_against: Vocabulary | None = None
         self._troubled: set[Path] = set()  # files with diagnostics: 10,000 files, a handful of these
         self._pending: list[tuple[Paper | None, Paper | None]] = []
-        self._slugs = _Owners("slug")
-        self._venues = _Owners("venue")
+        self._slugs = _Owners()
+        self._fingerprints = _Owners()
+        self._stray: set[Path] = set()  # files in content/papers/ that are no paper file (`x.markdown`)
 
     def load(self, report: Report, drafts: bool = False,
              changed: set[Path] | None = None) -> Catalogue:
@@ -131,20 +209,22 @@ class ContentLoader:
 
         `changed` lists the paths that may differ since the last call; None rescans all.
         """
-        taxonomy = self._load_taxonomy()
-        if taxonomy is not self._checked_against:
+        vocabulary = self._load_vocabulary()
+        if vocabulary is not self._checked_against:
             changed = None  # every paper is checked against the vocabulary again
         # Changes are kept until a load succeeds: a failed load must not lose them.
-        self._pending += self._rescan(taxonomy) if changed is None else self._refresh(changed, taxonomy)
-        report.extend(self._taxonomy[2])
+        self._pending += self._rescan(vocabulary) if changed is None else self._refresh(changed, vocabulary)
+        for _, _, diagnostics in self._sources.values():
+            report.extend(diagnostics)
         for path in sorted(self._troubled):
             report.extend(self._files[path].diagnostics)
-        report.extend(self._slugs.clashes(self._files))
-        report.extend(self._venues.clashes(self._files))
+        report.extend(self._slugs.slug_clashes(self._files))
+        report.extend(self._fingerprints.fingerprint_clashes(self._files))
+        report.extend(map(_stray, sorted(self._stray)))
         redirects = read_redirects(self.content_dir, report)
         report.raise_if_errors()
-        assert taxonomy is not None
-        catalogue = self._updated_catalogue(self._pending, taxonomy, drafts)
+        assert vocabulary is not None
+        catalogue = self._updated_catalogue(self._pending, vocabulary.taxonomy, drafts)
         self._pending = []
         catalogue.redirects = redirects
         return catalogue
@@ -162,35 +242,56 @@ class ContentLoader:
         self._made_with = (taxonomy, drafts)
         return self._catalogue
 
-    def _load_taxonomy(self) -> Taxonomy | None:
-        path = self.content_dir / TAXONOMY_FILE
-        signature = _signature(path)
-        if signature != self._taxonomy[0] or not signature:
-            scratch = Report()
-            self._taxonomy = (signature, load_taxonomy(self.content_dir, scratch),
-                              tuple(scratch.diagnostics))
-        return self._taxonomy[1]
+    def _load_vocabulary(self) -> Vocabulary | None:
+        """The taxonomy, the venues and the retired tags; the same object while none changed."""
+        taxonomy = self._source(self.content_dir / TAXONOMY_FILE, lambda r: load_taxonomy(self.content_dir, r))
+        venues = self._source(self.content_dir / VENUES_FILE, lambda r: load_venues(self.content_dir, r))
+        published = self._source(self.ledger, lambda r: _published_tags(self.ledger, r)) if self.ledger else ()
+        if taxonomy is None or venues is None:
+            self._vocabulary = None
+            return None
+        self._seen_tags.update(taxonomy.tags)
+        retired = frozenset((set(published or ()) | self._seen_tags) - set(taxonomy.tags))
+        last = self._vocabulary
+        if not last or last.taxonomy is not taxonomy or last.venues is not venues or last.retired_tags != retired:
+            self._vocabulary = Vocabulary(taxonomy, venues, retired)
+        return self._vocabulary
 
-    def _rescan(self, taxonomy: Taxonomy | None) -> list:
-        paths = paper_files(self.content_dir)
-        force = taxonomy is not self._checked_against
-        updates = [self._read(path, taxonomy, force) for path in paths]
-        updates += [self._read(gone, taxonomy) for gone in set(self._files) - set(paths)]
-        self._checked_against = taxonomy
+    def _source(self, path: Path, read):
+        """A vocabulary file read with `read(report)`, again only when it changed."""
+        signature = _signature(path)
+        known = self._sources.get(str(path))
+        if known is None or known[0] != signature or not signature:
+            scratch = Report()
+            known = (signature, read(scratch), tuple(scratch.diagnostics))
+            self._sources[str(path)] = known
+        return known[1]
+
+    def _rescan(self, vocabulary: Vocabulary | None) -> list:
+        files = _papers_folder(self.content_dir)
+        paths = [path for path in files if _is_paper_file(path)]
+        self._stray = {path for path in files if not _is_paper_file(path)}
+        force = vocabulary is not self._checked_against
+        updates = [self._read(path, vocabulary, force) for path in paths]
+        updates += [self._read(gone, vocabulary) for gone in set(self._files) - set(paths)]
+        self._checked_against = vocabulary
         self._catalogue = None  # a full rescan rebuilds the catalogue from scratch
         return [u for u in updates if u]
 
-    def _refresh(self, changed: set[Path], taxonomy: Taxonomy | None) -> list:
+    def _refresh(self, changed: set[Path], vocabulary: Vocabulary | None) -> list:
         folder = (self.content_dir / PAPERS_DIR).resolve()
         updates = []
         for path in changed:
-            if path.suffix == ".md" and path.resolve().parent == folder and _is_content(path):
-                update = self._read(self.content_dir / PAPERS_DIR / path.name, taxonomy)
-                if update:
-                    updates.append(update)
+            if path.resolve().parent != folder or is_editors_file(path.name):
+                continue
+            path = self.content_dir / PAPERS_DIR / path.name
+            if not _is_paper_file(path):
+                (self._stray.add if path.is_file() else self._stray.discard)(path)
+            elif update := self._read(path, vocabulary):
+                updates.append(update)
         return updates
 
-    def _read(self, path: Path, taxonomy: Taxonomy | None, force: bool = False):
+    def _read(self, path: Path, vocabulary: Vocabulary | None, force: bool = False):
         """Re-read one file if it changed; return (old paper, new paper) if anything did."""
         signature = _signature(path)
         previous = self._files.get(path)
@@ -205,7 +306,7 @@ class ContentLoader:
                                  "copy the file into content/papers/ instead of linking to it")
                 source = read_source(path)
                 scratch = Report()
-                paper = _validate(source, taxonomy, scratch)
+                paper = _validate(source, vocabulary, scratch)
                 file = _File(signature, source, paper, tuple(scratch.diagnostics))
             except ContentError as error:
                 file = _File(signature, None, None, tuple(error.diagnostics))
@@ -217,67 +318,83 @@ class ContentLoader:
         (self._troubled.add if file and file.diagnostics else self._troubled.discard)(path)
         new = file.paper if file else None
         self._slugs.move(path, _slugs_of(old), _slugs_of(new))
-        self._venues.move(path, _venue_of(old), _venue_of(new))
+        self._fingerprints.move(path, _fingerprint_of(old), _fingerprint_of(new))
         return (old, new)
 
 
 class _Owners:
-    """Which files claim each key (a slug; a venue's spelling), kept up to date per change."""
+    """Which files claim each key (a slug or an alias; a fingerprint), and in what role, kept up
+    to date per change, so finding the clashes among 10,000 files costs only the clashing keys."""
 
-    def __init__(self, field_name: str):
-        self.field_name = field_name
-        self.owners: dict[str, dict[str, set[Path]]] = {}
+    def __init__(self) -> None:
+        self.owners: dict[str, set[tuple[Path, str]]] = {}  # key → (file, its role: slug, alias…)
         self.clashing: set[str] = set()
 
     def move(self, path: Path, old: list[tuple[str, str]], new: list[tuple[str, str]]) -> None:
-        for key, value in old:
-            values = self.owners[key]
-            values[value].discard(path)
-            if not values[value]:
-                del values[value]
-            if not values:
+        for key, role in old:
+            claims = self.owners[key]
+            claims.discard((path, role))
+            if not claims:
                 del self.owners[key]
             self._recheck(key)
-        for key, value in new:
-            self.owners.setdefault(key, {}).setdefault(value, set()).add(path)
+        for key, role in new:
+            self.owners.setdefault(key, set()).add((path, role))
             self._recheck(key)
 
     def _recheck(self, key: str) -> None:
-        values = self.owners.get(key, {})
-        if self.field_name == "slug":
-            clash = sum(len(paths) for paths in values.values()) > 1
-        else:
-            clash = len(values) > 1
+        clash = len({path for path, _ in self.owners.get(key, ())}) > 1
         (self.clashing.add if clash else self.clashing.discard)(key)
 
-    def clashes(self, files: dict[Path, _File]) -> list[Diagnostic]:
-        """Every claim after the first (in path order) on a clashing key is an error."""
+    def _claims(self, key: str) -> list[tuple[Path, str]]:
+        return sorted(self.owners[key], key=lambda claim: (claim[1] != "slug", str(claim[0])))
+
+    def slug_clashes(self, files: dict[Path, _File]) -> list[Diagnostic]:
+        """A paper's slug wins over another's alias (the alias is the error); between two slugs,
+        or two aliases, each file after the first in path order is."""
         found = []
         for key in self.clashing:
-            claims = sorted((path, value) for value, paths in self.owners[key].items() for path in paths)
-            first_path, first_value = claims[0]
-            for path, value in claims[1:]:
-                source = files[path].source
-                line = yamltext.line_of(source.lines, (self.field_name,)) if source else 1
-                if self.field_name == "slug":
-                    found.append(Diagnostic(path, line, f"slug `{value}` is already used by {first_path}",
-                                            "give one of the two papers another slug"))
-                elif value != first_value:
-                    found.append(Diagnostic(path, line, f"venue {value!r} is spelled {first_value!r} elsewhere",
-                                            f"write `venue: {first_value}`"))
+            (first, first_role), *others = self._claims(key)
+            for path, role in others:
+                owner = f"the slug of {first}" if first_role == "slug" else f"already an alias of {first}"
+                hint = ("give one of the two papers another slug" if role == "slug" else
+                        "an old address can lead to one paper only: remove it from this paper's `aliases:`")
+                found.append(Diagnostic(path, _line_in(files[path], "slug" if role == "slug" else "aliases"),
+                                        f"{'slug' if role == 'slug' else 'alias'} `{key}` is {owner}", hint))
+        return sorted(found, key=lambda d: (str(d.path), d.line))
+
+    def fingerprint_clashes(self, files: dict[Path, _File]) -> list[Diagnostic]:
+        """A fingerprint names one imported abstract: two files with it are a copied header."""
+        found = []
+        for key in self.clashing:
+            (first, _), *others = self._claims(key)
+            found += [Diagnostic(path, _line_in(files[path], "fingerprint"),
+                                 f"fingerprint `{key}` is also {first}'s",
+                                 "a fingerprint identifies one imported abstract: delete this line "
+                                 "if you copied it, or delete the paper if it is the same one")
+                      for path, _ in others]
         return sorted(found, key=lambda d: (str(d.path), d.line))
 
 
+def _line_in(file: _File, key: str) -> int:
+    return yamltext.line_of(file.source.lines, (key,)) or 1 if file.source else 1
+
+
 def _slugs_of(paper: Paper | None) -> list[tuple[str, str]]:
-    return [(slug, slug) for slug in (paper.slug, *paper.aliases)] if paper else []
+    return [(paper.slug, "slug"), *((alias, "alias") for alias in paper.aliases)] if paper else []
 
 
-def _venue_of(paper: Paper | None) -> list[tuple[str, str]]:
-    return [(paper.venue.slug, paper.venue.label)] if paper else []
+def _fingerprint_of(paper: Paper | None) -> list[tuple[str, str]]:
+    return [(paper.fingerprint, "fingerprint")] if paper and paper.fingerprint else []
 
 
-def _is_content(path: Path) -> bool:
-    return not path.name.startswith((".", "#")) and not path.name.endswith("~")
+def _published_tags(ledger: Path, report: Report) -> frozenset[str]:
+    """The ids of every tag page the ledger says was published."""
+    try:
+        urls = read_ledger(ledger)
+    except ContentError as error:
+        report.extend(error.diagnostics)
+        return frozenset()
+    return frozenset(url.split("/")[2] for url in urls if url.startswith("/tags/") and url.count("/") == 3)
 
 
 def _signature(path: Path) -> tuple:
@@ -289,19 +406,16 @@ def _signature(path: Path) -> tuple:
     return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
 
 
-def _validate(source: PageSource, taxonomy: Taxonomy | None, report: Report) -> Paper | None:
+def _validate(source: PageSource, vocabulary: Vocabulary | None, report: Report) -> Paper | None:
     meta, path = source.meta, source.path
     errors_before = len(report.errors)
     _check_keys(source, report)
-    venue = Venue.parse(meta["venue"]) if isinstance(meta.get("venue"), str) else None
-    if isinstance(meta.get("venue"), str) and not venue:
-        report.error(path, _line(source, "venue"), f"venue {meta['venue']!r} has no year",
-                     "write the conference and year, like `venue: ICML 2024`")
+    venue = _venue(source, vocabulary, report) if isinstance(meta.get("venue"), str) else None
     _check_slugs(source, report)
     _check_lists_of_strings(source, report)
     _check_values(source, report)
-    if taxonomy and isinstance(meta.get("tags"), list):
-        _check_tags(source, taxonomy, report)
+    if vocabulary and isinstance(meta.get("tags"), list):
+        _check_tags(source, vocabulary, report)
     if len(report.errors) > errors_before or venue is None:
         return None
     return Paper(
@@ -314,6 +428,23 @@ def _validate(source: PageSource, taxonomy: Taxonomy | None, report: Report) -> 
         source=meta.get("source", ""), draft=meta.get("draft", False),
         added=meta["added"].isoformat() if "added" in meta else "",
         lines={k: _line(source, k) for k in meta})
+
+
+def _venue(source: PageSource, vocabulary: Vocabulary | None, report: Report) -> Venue | None:
+    """The venue named, as content/venues.yaml describes it; None (reported) if it is not there."""
+    text = source.meta["venue"]
+    parsed = Venue.parse(text)
+    if parsed is None:
+        report.error(source.path, _line(source, "venue"), f"venue {text!r} has no year",
+                     "write the conference and year, like `venue: ICML 2024`")
+        return None
+    if vocabulary is None:  # the venues file itself is broken, and reported
+        return parsed
+    known = vocabulary.venues.get(parsed.label)
+    if known is None:
+        report.error(source.path, _line(source, "venue"), f"unknown venue `{text.strip()}`",
+                     unknown_venue_hint(parsed.label, vocabulary.venues))
+    return known
 
 
 def _line(source: PageSource, key: str) -> int:
@@ -371,18 +502,47 @@ def _check_values(source: PageSource, report: Report) -> None:
                      "write `title_source: curated` once a person has checked the title")
     for key in URL_KEYS:
         value = meta.get(key)
-        if isinstance(value, str) and not URL_PATTERN.match(value):
+        if not isinstance(value, str):
+            continue
+        if not URL_PATTERN.match(value):
             report.error(source.path, _line(source, key), f"`{key}` is not an http(s) URL: {value!r}",
                          "write the full address, starting with https://")
+        elif placeholder(value):
+            report.error(source.path, _line(source, key), f"`{key}` is a placeholder, not an address: {value}",
+                         "write the real address, or delete the line")
+    if isinstance(meta.get("url"), str) and URL_PATTERN.match(meta["url"]) and not placeholder(meta["url"]):
+        _check_paper_page(source, report)
+    if isinstance(meta.get("arxiv"), str) and not ARXIV_ID.match(meta["arxiv"]):
+        report.error(source.path, _line(source, "arxiv"), f"`arxiv` is not an arXiv id: {meta['arxiv']!r}",
+                     "write the id alone, in quotes, like `arxiv: '2406.07522'`")
 
 
-def _check_tags(source: PageSource, taxonomy: Taxonomy, report: Report) -> None:
+def _check_paper_page(source: PageSource, report: Report) -> None:
+    """`url:` is published as the paper itself: its venue page, never where a title was found."""
+    url, line = source.meta["url"], _line(source, "url")
+    arxiv = arxiv_id_in(url)
+    if arxiv:
+        report.error(source.path, line, "`url` is an arXiv address",
+                     f"write `arxiv: '{arxiv}'` instead: the page then links to its abstract and PDF")
+    elif not paper_page(url):
+        report.error(source.path, line, f"`url` is not the paper's own page: {url}",
+                     "give its OpenReview or proceedings page, or delete the line (a site that "
+                     "summarises or mirrors a paper is not the paper)")
+
+
+def _check_tags(source: PageSource, vocabulary: Vocabulary, report: Report) -> None:
+    tags = vocabulary.taxonomy.tags
     for tag in source.meta["tags"]:
-        if isinstance(tag, str) and tag not in taxonomy.tags:
-            close = difflib.get_close_matches(tag, taxonomy.tags, n=1)
-            hint = (f"did you mean `{close[0]}`?" if close else
-                    "use a tag id from content/taxonomy.yaml, or add the tag there")
-            report.error(source.path, _line(source, "tags"), f"unknown tag `{tag}`", hint)
+        if not isinstance(tag, str) or tag in tags:
+            continue
+        close = difflib.get_close_matches(tag, tags, n=1)
+        if tag in vocabulary.retired_tags:
+            hint = (f"it was removed from content/{TAXONOMY_FILE}: take it off this paper's tags, "
+                    "or restore it there")
+            report.error(source.path, _line(source, "tags"), f"tag `{tag}` no longer exists", hint)
+            continue
+        hint = f"did you mean `{close[0]}`?" if close else "use a tag id from content/taxonomy.yaml, or add the tag there"
+        report.error(source.path, _line(source, "tags"), f"unknown tag `{tag}`", hint)
 
 
 def read_redirects(content_dir: Path, report: Report) -> tuple[tuple[str, str], ...]:
@@ -395,11 +555,12 @@ def read_redirects(content_dir: Path, report: Report) -> tuple[tuple[str, str], 
         parts = line.split("#", 1)[0].split()
         if not parts:
             continue
-        if len(parts) != 2 or not all(re.fullmatch(r"/(?:[a-z0-9._-]+/)*", p) and ".." not in p for p in parts):
+        if len(parts) != 2 or not all(_SITE_PATH.fullmatch(p) and ".." not in p for p in parts):
             report.error(path, number, f"not a redirect: {line.strip()!r}",
-                         "write two site paths ending in /, like `/tags/old/ /tags/new/`")
+                         "write two site paths, a folder's ending in /, like `/tags/old/ /tags/new/` "
+                         "or `/feed.xml /themes/x/feed.xml`")
             continue
-        redirects.append((parts[0].strip("/") + "/", parts[1].lstrip("/")))
+        redirects.append((parts[0].lstrip("/"), parts[1].lstrip("/")))
     return tuple(redirects)
 
 

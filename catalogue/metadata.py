@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .model import URL_PATTERN
+from .paperlinks import ARXIV_ID, arxiv_id_in
 from .rawlist import RawPaper
 from .report import ContentError, Report
 from .textfile import read_lines
 
 REQUIRED_COLUMNS = ("file", "para", "abstract_start", "title", "authors", "arxiv_id")
-_ARXIV_ID = re.compile(r"^\d{4}\.\d{4,5}(v\d+)?$|^[a-z-]+(\.[A-Z]{2})?/\d{7}$")
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,8 @@ def _facts(record: dict[str, str], line: int, path: Path, report: Report) -> Pap
         report.warning(path, line, "row without abstract_start or title, skipped",
                        "fill both columns, or delete the row")
         return None
-    arxiv = record.get("arxiv_id", "")
-    if arxiv and not _ARXIV_ID.match(arxiv):
+    arxiv = record.get("arxiv_id", "") or arxiv_id_in(record.get("source_url", ""))
+    if arxiv and not ARXIV_ID.match(arxiv):
         report.warning(path, line, f"{arxiv!r} is not an arXiv id, ignored",
                        "write ids like 2406.07522")
         arxiv = ""
@@ -82,14 +82,21 @@ def _normal(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def match_facts(paper: RawPaper, facts: list[PaperFacts]) -> PaperFacts | None:
-    """The row whose opening text starts this abstract: one placed at this file and paragraph
-    first, then one naming no other file, the longest opening winning."""
+def match_facts(paper: RawPaper, facts: list[PaperFacts], report: Report | None = None) -> PaperFacts | None:
+    """The row whose opening text starts this abstract, whatever the list is called now: one
+    placed at this file and paragraph first, the longest opening winning. Openings that start
+    several abstracts the same way, from rows placed elsewhere, are not guessed between."""
     opening = _normal(paper.text)
     candidates = [f for f in facts if opening.startswith(f.opening)]
     if not candidates:
         return None
     placed = [f for f in candidates if f.file == paper.path.name and f.para == paper.paragraph]
-    unplaced = [f for f in candidates if f.file in ("", paper.path.name)]
-    best = placed or unplaced
-    return max(best, key=lambda f: len(f.opening)) if best else None
+    longest = max(len(f.opening) for f in placed or candidates)
+    best = [f for f in placed or candidates if len(f.opening) == longest]
+    if len({f.title for f in best}) > 1:
+        if report:
+            report.warning(paper.path, paper.line, "several metadata rows begin like this abstract, "
+                           f"with different titles (lines {', '.join(str(f.line) for f in best)})",
+                           "give the rows longer abstract_start texts, or the file and para of this list")
+        return None
+    return best[0]

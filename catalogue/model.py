@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from .paperlinks import page_label, pdf_url
+
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 URL_PATTERN = re.compile(r"^https?://[^\s<>\"]+$")
 
@@ -20,6 +22,8 @@ class Venue:
 
     year: int
     name: str
+    title: str = field(default="", compare=False)  # the full name: International Conference on …
+    proceedings: str = field(default="", compare=False)  # the edition's proceedings, if published
 
     @cached_property  # made once: lists of thousands of papers count by it
     def label(self) -> str:
@@ -114,6 +118,16 @@ class Paper:
     @property
     def arxiv_url(self) -> str:
         return f"https://arxiv.org/abs/{self.arxiv}" if self.arxiv else ""
+
+    @property
+    def pdf_url(self) -> str:
+        """The PDF, where its address is known (arXiv, OpenReview, the proceedings)."""
+        return pdf_url(self.arxiv, self.url)
+
+    @property
+    def url_label(self) -> str:
+        """What the link to `url`, the paper's venue page, is called: OpenReview, PMLR…"""
+        return page_label(self.url)
 
     @cached_property
     def sort_key(self) -> tuple[str, str]:

@@ -28,6 +28,7 @@ class RawPaper:
     paragraph: int
     venue: Venue
     text: str
+    header_line: int = 1  # the list's header, which names the venue
 
     @property
     def where(self) -> str:
@@ -84,10 +85,10 @@ def read_list(path: Path, report: Report) -> list[RawPaper]:
     if not paragraphs:
         report.error(path, header_line, "the list has a header but no abstracts",
                      "add abstracts below the header, one paragraph each, separated by blank lines")
-    return _papers(path, venue, paragraphs, report)
+    return _papers(path, venue, paragraphs, header_line, report)
 
 
-def _papers(path: Path, venue: Venue, paragraphs: list[tuple[int, list[str]]],
+def _papers(path: Path, venue: Venue, paragraphs: list[tuple[int, list[str]]], header_line: int,
             report: Report) -> list[RawPaper]:
     papers = []
     for number, (line, lines) in enumerate(paragraphs, start=1):
@@ -97,7 +98,7 @@ def _papers(path: Path, venue: Venue, paragraphs: list[tuple[int, list[str]]],
             report.error(path, line, f"a paragraph of {words} words is too short for an abstract",
                          "join it to the abstract it belongs to, or delete it")
             continue
-        papers.append(RawPaper(path, line, number, venue, abstract))
+        papers.append(RawPaper(path, line, number, venue, abstract, header_line))
     return papers
 
 

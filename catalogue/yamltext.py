@@ -12,28 +12,69 @@ from .report import ContentError, Diagnostic
 
 KeyPath = tuple[Any, ...]
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: ten times faster
+# `key: "text` or `key: 'text` with no closing quote on its line (our fields are one line each)
+_UNCLOSED_QUOTE = re.compile(r"""^\s*(?:- |[\w-]+:\s+)(?:"(?:[^"\\]|\\.)*|'(?:[^']|'')*)$""")
 
 
 def parse(text: str, path: Path | str, first_line: int = 1) -> tuple[Any, dict[KeyPath, int]]:
     """Parse YAML text; return the data and a map from key paths to 1-based file lines."""
     loader = _LOADER(text)
+    node = None
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        if error.context_mark and re.search(r"flow|quoted", error.context or ""):
-            mark = error.context_mark  # an unclosed bracket or quote: point at where it opened
-        line = first_line + (mark.line if mark else 0)
-        problem = error.problem or str(error)
-        raise ContentError([Diagnostic(path, line, f"invalid YAML: {problem}",
-                                       "check the indentation, colons and quotes on this line")])
+        raise ContentError([_syntax_error(error, text, path, first_line)]) from None
+    except ValueError as error:  # a value YAML recognises but cannot make, like the date 2026-13-45
+        raise ContentError([_value_error(error, node, path, first_line)]) from None
     finally:
         loader.dispose()
     lines: dict[KeyPath, int] = {}
     if node is not None:
         _record_lines(node, (), path, first_line, lines)
     return data, lines
+
+
+def _syntax_error(error: yaml.MarkedYAMLError, text: str, path: Path | str, first_line: int) -> Diagnostic:
+    """At the line where the problem starts: an unclosed bracket or quote where it opened,
+    even when YAML only notices lines later (a quote closed by the next quoted value)."""
+    mark = error.problem_mark or error.context_mark
+    if error.context_mark and re.search(r"flow|quoted", error.context or ""):
+        mark = error.context_mark
+    line = mark.line if mark else 0
+    unclosed = next((number for number, text_line in enumerate(text.split("\n")[:line + 1])
+                     if _UNCLOSED_QUOTE.match(text_line)), None)
+    if unclosed is not None and unclosed < line:
+        return Diagnostic(path, first_line + unclosed, "invalid YAML: this quote is never closed",
+                          "close the quote at the end of the value, or remove it")
+    return Diagnostic(path, first_line + line, f"invalid YAML: {error.problem or error}",
+                      "check the indentation, colons and quotes on this line")
+
+
+def _value_error(error: ValueError, node: yaml.Node | None, path: Path | str, first_line: int) -> Diagnostic:
+    """Name the value that could not be made: YAML reads `2026-13-45` as a date, then fails."""
+    for scalar in _scalars(node):
+        if scalar.tag.endswith(":timestamp"):
+            try:
+                yaml.SafeLoader("").construct_yaml_timestamp(scalar)
+            except ValueError:
+                return Diagnostic(path, first_line + scalar.start_mark.line,
+                                  f"`{scalar.value}` is not a real date ({error})",
+                                  "write the date as YYYY-MM-DD, like 2026-11-29")
+    line = first_line + (node.start_mark.line if node else 0)
+    return Diagnostic(path, line, f"invalid YAML value: {error}", "check the values below this line")
+
+
+def _scalars(node: yaml.Node | None):
+    if isinstance(node, yaml.ScalarNode):
+        yield node
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            yield from _scalars(item)
+    elif isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            yield from _scalars(key)
+            yield from _scalars(value)
 
 
 def _record_lines(node: yaml.Node, key_path: KeyPath, path: Path | str, first_line: int,

@@ -19,7 +19,10 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-VENUES = [f"{name} {year}" for name in ("ICLR", "ICML", "NeurIPS") for year in (2023, 2024, 2025)]
+CONFERENCES = {"ICLR": "International Conference on Learning Representations",
+               "ICML": "International Conference on Machine Learning",
+               "NeurIPS": "Advances in Neural Information Processing Systems"}
+VENUES = [f"{name} {year}" for name in CONFERENCES for year in (2023, 2024, 2025)]
 SYLLABLES = ["long", "rope", "flash", "kv", "mamba", "sparse", "gist", "zeta", "samba", "star",
              "cache", "ext", "lo", "co", "prefill", "hyper", "mem", "ret", "ada", "split"]
 
@@ -48,6 +51,9 @@ def generate(count: int, target: Path, seed: int = 7, source: Path = ROOT / "con
     shutil.rmtree(target, ignore_errors=True)
     (target / "papers").mkdir(parents=True)
     shutil.copy(source / "taxonomy.yaml", target / "taxonomy.yaml")
+    venues = [{"name": label.split()[0], "year": int(label.split()[1]), "title": CONFERENCES[label.split()[0]]}
+              for label in VENUES]
+    (target / "venues.yaml").write_text(yaml.safe_dump({"venues": venues}, sort_keys=False), encoding="utf-8")
     for number in range(count):
         name = "".join(rng.choice(SYLLABLES).capitalize() for _ in range(2))
         slug = f"{name.lower()}-{number}"

@@ -57,6 +57,24 @@ themes:
 """
 
 
+VENUES = """\
+venues:
+  - name: ICLR
+    year: 2025
+    title: International Conference on Learning Representations
+    proceedings: https://proceedings.iclr.cc/paper_files/paper/2025
+  - name: ICML
+    year: 2025
+    title: International Conference on Machine Learning
+  - name: ICML
+    year: 2024
+    title: International Conference on Machine Learning
+  - name: NeurIPS
+    year: 2023
+    title: Advances in Neural Information Processing Systems
+"""
+
+
 def paper(slug: str, title: str, venue: str = "ICML 2024", tags: str = "[kv-cache, sparse-attention]",
           body: str = "We compress the KV cache with sparse attention.", extra: str = "") -> str:
     """The text of a valid paper file."""
@@ -92,6 +110,7 @@ def scratch(tmp_path: Path) -> Scratch:
     """An empty project with the test vocabulary in content/taxonomy.yaml."""
     project = Scratch(tmp_path)
     project.write("content/taxonomy.yaml", TAXONOMY)
+    project.write("content/venues.yaml", VENUES)
     return project
 
 
@@ -109,3 +128,10 @@ def small_site(scratch: Scratch) -> Scratch:
         "icv", "In-context Vectors", "ICML 2024", "[in-context-learning, kv-cache]",
         "In-context learning with vectors, shifting latent states by $\\alpha$."))
     return scratch
+
+
+@pytest.fixture(scope="session")
+def shared_cache(tmp_path_factory) -> Path:
+    """One cache folder for the tests that build the real catalogue in-process: its social
+    images are drawn once a session, never into the repository's own .cache/."""
+    return tmp_path_factory.mktemp("cache")

@@ -11,7 +11,7 @@ import pytest
 
 from catalogue.builder import build_site
 from catalogue.report import ContentError, Report
-from conftest import TAXONOMY, Scratch, paper
+from conftest import TAXONOMY, VENUES, Scratch, paper
 
 GOOD = paper("good", "Good")
 THEME_LINE = TAXONOMY.split("\n").index("    tags: [in-context-learning]") + 1
@@ -44,6 +44,24 @@ HOSTILE = {  # name → (files to write under content/, the file:line the first 
     "a theme naming an unknown tag": ({"taxonomy.yaml": TAXONOMY.replace("tags: [in-context-learning]",
                                                                          "tags: [in-context-learnin]")},
                                       f"taxonomy.yaml:{THEME_LINE}"),
+    "a merge conflict in a paper": ({"papers/x.md": paper("x", "X").replace(
+        'title: "X"\n', '<<<<<<< HEAD\ntitle: "X"\n=======\ntitle: "X, retitled"\n>>>>>>> retitle\n')},
+        "papers/x.md:2: an unresolved merge conflict"),
+    "a merge conflict in an abstract": ({"papers/x.md": paper("x", "X", body="Intro.\n<<<<<<< HEAD\nOne.\n"
+                                                                            "=======\nTwo.\n>>>>>>> b\n")},
+                                        "papers/x.md:10: an unresolved merge conflict"),
+    "a merge conflict in the taxonomy": ({"taxonomy.yaml": TAXONOMY.replace("themes:\n", "<<<<<<< ours\nthemes:\n", 1)},
+                                         f"taxonomy.yaml:{TAXONOMY.split(chr(10)).index('themes:') + 1}: an unresolved"),
+    "a merge conflict in the redirects": ({"redirects.txt": "<<<<<<< HEAD\n/a/ /b/\n=======\n/a/ /c/\n>>>>>>> x\n"},
+                                          "redirects.txt:1: an unresolved merge conflict"),
+    "an unknown venue": ({"papers/x.md": paper("x", "X", venue="ICRL 2025")}, "papers/x.md:5: unknown venue"),
+    "a date that does not exist": ({"papers/x.md": paper("x", "X", extra="added: 2026-13-45\n")},
+                                   "papers/x.md:7: `2026-13-45` is not a real date"),
+    "a placeholder code link": ({"papers/x.md": paper("x", "X", extra="code: https://github.com/...\n")},
+                                "papers/x.md:7: `code` is a placeholder"),
+    "a summary site as the paper's link": ({"papers/x.md": paper("x", "X", extra="url: https://chatpaper.com/paper/1\n")},
+                                           "papers/x.md:7: `url` is not the paper's own page"),
+    "a paper saved as .markdown": ({"papers/x.markdown": paper("x", "X")}, "papers/x.markdown: not read"),
 }
 
 
@@ -51,6 +69,7 @@ HOSTILE = {  # name → (files to write under content/, the file:line the first 
 def built_once(tmp_path_factory) -> Path:
     project = Scratch(tmp_path_factory.mktemp("hostile"))
     project.write("content/taxonomy.yaml", TAXONOMY)
+    project.write("content/venues.yaml", VENUES)
     project.write("content/papers/samba.md", paper("samba", "Samba", "ICLR 2025", "[state-space-models]"))
     project.write("content/papers/good.md", GOOD)
     build_site(project.config(), Report())
@@ -80,7 +99,7 @@ def test_bad_content_is_refused_at_its_line_and_loses_nothing(built_once, tmp_pa
         build_site(project.config(), Report())
     diagnostics = error.value.diagnostics
     assert str(diagnostics[0]).startswith(f"{project.content}/{where}"), str(diagnostics[0])
-    assert all(d.hint and d.line >= 1 for d in diagnostics), [str(d) for d in diagnostics]
+    assert all(d.hint and (d.line >= 1 or Path(d.path).suffix != ".md") for d in diagnostics), [str(d) for d in diagnostics]
     assert snapshot(project.content) == content
     assert snapshot(project.site) == site
     assert sorted(p.name for p in project.root.iterdir()) == [".cache", "content", "site"]

@@ -1,3 +1,4 @@
+from pathlib import Path
 
 import pytest
 
@@ -39,7 +40,7 @@ def run_import(scratch, lists, metadata=True) -> tuple[Report, object]:
 def test_import_writes_one_valid_page_per_paper(scratch, lists):
     report, result = run_import(scratch, lists)
     assert sorted(p.name for p in result.added) == [
-        "fine-tuning-paradigm-addressing-long-tail.md", "in-context-vectors.md", "samba.md"]
+        "in-context-vectors.md", "lightweight-long-tail-learning-algorithm.md", "samba.md"]
     catalogue = load_catalogue(scratch.content, Report())
     papers = catalogue.by_slug
     samba = papers["samba"]
@@ -158,4 +159,100 @@ def test_tabs_crlf_and_a_bom_in_a_list_import_as_clean_text(scratch):
     bodies = {p.body for p in load_catalogue(scratch.content, Report()).papers}
     assert not any("\t" in body or "\r" in body or "\ufeff" in body or "  " in body for body in bodies)
     assert any(body.startswith("Large language models demonstrate") for body in bodies)
-    assert [p.source for p in load_catalogue(scratch.content, Report()).papers] == ["messy.txt:3", "messy.txt:6"]
+    assert sorted(p.source for p in load_catalogue(scratch.content, Report()).papers) == ["messy.txt:3", "messy.txt:6"]
+
+
+def test_metadata_matches_by_opening_text_whatever_the_list_is_called(scratch, lists):
+    renamed = scratch.root / "lists/icml-2024-renamed.txt"
+    lists[1].rename(renamed)
+    report, _ = run_import(scratch, [renamed])
+    icv = load_catalogue(scratch.content, Report()).by_slug["in-context-vectors"]
+    assert icv.title_source == "metadata" and icv.arxiv == "2311.06668"
+    assert not [w for w in report.warnings if "begins no abstract" in w.message]
+
+
+def test_metadata_rows_that_match_nothing_are_reported(scratch, lists):
+    metadata = scratch.root / "lists/metadata.tsv"
+    metadata.write_text(METADATA + "icml.txt\t9\tNo abstract begins with these words at all\tGhost\t\t\t\thigh\n")
+    report, _ = run_import(scratch, lists)
+    assert [str(w) for w in report.warnings if "begins no abstract" in w.message] == [
+        f"{metadata}:3: warning: this row's abstract_start begins no abstract in these lists — compare it with "
+        "paragraph 9 of icml.txt, or import the list it belongs to"]
+
+
+def test_only_the_papers_own_addresses_are_written_never_provenance(scratch, lists):
+    metadata = scratch.root / "lists/metadata.tsv"
+    metadata.write_text(
+        "file\tpara\tabstract_start\ttitle\tauthors\tarxiv_id\tsource_url\tconfidence\n"
+        "x\t1\tEfficiently modeling sequences\tSamba: Hybrid\tA B\t\thttps://chatpaper.com/fr/paper/112667\thigh\n"
+        "x\t2\tLarge language models demonstrate\tICV\tC D\t\thttps://openreview.net/forum?id=dJTChKgv3a&noteId=x\thigh\n"
+        "x\t3\tThe fine-tuning paradigm\tLong tails\tE F\t\thttps://ar5iv.labs.arxiv.org/html/2501.12766\thigh\n")
+    run_import(scratch, lists)
+    papers = {p.title: p for p in load_catalogue(scratch.content, Report()).papers}
+    assert (papers["Samba: Hybrid"].url, papers["Samba: Hybrid"].arxiv) == ("", "")
+    assert "chatpaper" not in (scratch.content / "papers/samba.md").read_text()
+    assert papers["ICV"].url == "https://openreview.net/forum?id=dJTChKgv3a"
+    assert (papers["Long tails"].arxiv, papers["Long tails"].url) == ("2501.12766", "")
+
+
+def test_an_import_keeps_its_list_in_content_sources(scratch, lists):
+    run_import(scratch, lists)
+    for path in lists:
+        assert (scratch.content / "sources" / path.name).read_bytes() == path.read_bytes()
+    samba = load_catalogue(scratch.content, Report()).by_slug["samba"]
+    assert samba.source == "iclr.txt:3"
+    lists[0].write_text(lists[0].read_text().replace("ICLR 2025", "ICLR 2025 (edited)"))
+    scratch.write("lists/iclr.txt", lists[0].read_text() + "\n" + LONGTAIL.replace("lightweight", "light") + "\n")
+    report = Report()
+    import_lists([lists[0]], scratch.content, None, report)
+    assert [str(e) for e in report.errors] == [
+        f"{lists[0]}: {scratch.content / 'sources/iclr.txt'} holds another list of this name — rename this list "
+        "(its papers' `source:` will name it), then import it again"]
+
+
+def test_a_list_for_a_venue_not_in_the_venues_file_is_refused_at_its_header(scratch):
+    scratch.write("lists/neurips.txt", f"\nNeurIPS 2026 accepted papers\n\n{SAMBA}\n")
+    report = Report()
+    result = import_lists([scratch.root / "lists/neurips.txt"], scratch.content, None, report)
+    assert result.added == [] and [str(e) for e in report.errors] == [
+        f"{scratch.root / 'lists/neurips.txt'}:2: the header names venue `NeurIPS 2026`, which "
+        "content/venues.yaml does not list — add it to content/venues.yaml (name, year, title), or use one listed there"]
+
+
+def paper_file(scratch, words: str) -> Path:
+    return next(p for p in (scratch.content / "papers").glob("*.md") if words in p.read_text())
+
+
+def test_update_gives_derived_papers_their_metadata_and_leaves_curated_ones_alone(scratch, lists):
+    run_import(scratch, lists, metadata=False)
+    samba, icv = scratch.content / "papers/samba.md", paper_file(scratch, "We recast in-context learning")
+    samba.write_text(samba.read_text().replace("title_source: derived", "title_source: curated"))
+    curated = samba.read_text()
+    derived = icv.read_text()
+    metadata = scratch.root / "lists/metadata.tsv"
+    metadata.write_text(METADATA + "iclr.txt\t1\tEfficiently modeling sequences\tSamba: Real Title\tA B\t2406.07522\t\thigh\n")
+    report = Report()
+    result = import_lists(lists, scratch.content, metadata, report, update=True)
+    assert result.added == [] and [p.name for p in result.updated] == ["in-context-vectors.md"]
+    assert samba.read_text() == curated
+    assert not icv.exists()  # not yet published: its slug follows the real title, the old one kept
+    updated = (scratch.content / "papers/in-context-vectors.md").read_text()
+    assert "title: 'In-context Vectors: Making In Context Learning More Effective'" in updated
+    assert "title_source: metadata" in updated and "arxiv: '2311.06668'" in updated
+    assert "authors: [Sheng Liu, Haotian Ye, Lei Xing]" in updated
+    assert "slug: in-context-vectors" in updated and f"aliases: [{icv.stem}]" in updated
+    changed = ("title", "arxiv", "authors", "slug", "aliases")
+    assert [line for line in updated.splitlines() if not line.startswith(changed)] == \
+        [line for line in derived.splitlines() if not line.startswith(changed)]  # every other line kept
+    paper = load_catalogue(scratch.content, Report()).by_slug["in-context-vectors"]
+    assert paper.title_source == "metadata" and paper.aliases == (icv.stem,)
+
+
+def test_update_never_moves_a_published_slug(scratch, lists):
+    run_import(scratch, lists, metadata=False)
+    icv = paper_file(scratch, "We recast in-context learning")
+    (scratch.root / "published-urls.txt").write_text(f"/papers/{icv.stem}/\n")
+    import_lists(lists, scratch.content, scratch.root / "lists/metadata.tsv", Report(), update=True)
+    text = icv.read_text()
+    assert f"slug: {icv.stem}\n" in text and "aliases: []" in text
+    assert "title: 'In-context Vectors: Making In Context Learning More Effective'" in text

@@ -59,7 +59,7 @@ def test_all_errors_are_collected_before_failing(scratch):
 
 def test_duplicate_slugs_are_reported_with_both_files(scratch):
     errors = errors_for(scratch, {"a.md": paper("same", "A"), "b.md": paper("same", "B")})
-    assert errors == ["papers/b.md:4: slug `same` is already used by papers/a.md"
+    assert errors == ["papers/b.md:4: slug `same` is the slug of papers/a.md"
                       " — give one of the two papers another slug"]
 
 
@@ -85,7 +85,29 @@ def test_bom_and_crlf_are_accepted(scratch):
 def test_one_venue_has_one_spelling(scratch):
     errors = errors_for(scratch, {"a.md": paper("a", "A", venue="ICML 2024"),
                                   "b.md": paper("b", "B", venue="Icml 2024")})
-    assert errors == ["papers/b.md:5: venue 'Icml 2024' is spelled 'ICML 2024' elsewhere — write `venue: ICML 2024`"]
+    assert errors == ["papers/b.md:5: unknown venue `Icml 2024` — did you mean `ICML 2024`?"]
+
+
+def test_a_venue_typo_is_refused_with_a_suggestion_not_made_a_venue(scratch):
+    errors = errors_for(scratch, {"a.md": paper("a", "A", venue="ICRL 2025"),
+                                  "b.md": paper("b", "B", venue="COLT 2024")})
+    assert errors == ["papers/a.md:5: unknown venue `ICRL 2025` — did you mean `ICLR 2025`?",
+                      "papers/b.md:5: unknown venue `COLT 2024` — add it to content/venues.yaml "
+                      "(name, year, title), or use one listed there"]
+
+
+def test_the_venues_file_gives_full_names_and_is_validated(scratch):
+    scratch.write("content/papers/a.md", paper("a", "A", venue="ICLR 2025"))
+    venue = load_catalogue(scratch.content, Report()).by_slug["a"].venue
+    assert (venue.title, venue.proceedings) == ("International Conference on Learning Representations",
+                                                "https://proceedings.iclr.cc/paper_files/paper/2025")
+    scratch.write("content/venues.yaml", "venues:\n  - name: ICLR\n    year: '2025'\n    title: X\n"
+                                         "  - name: ICML\n    year: 2024\n    titel: Y\n")
+    errors = errors_for(scratch, {})
+    assert errors[:2] == ["venues.yaml:2: venue: `year` must be a year — see README, Curating: each venue has a name, "
+                          "a year, a title and maybe a proceedings URL",
+                          "venues.yaml:5: venue: unknown key `titel`; `title` is missing — see README, Curating: "
+                          "each venue has a name, a year, a title and maybe a proceedings URL"]
 
 
 def test_an_alias_may_not_repeat_the_slug(scratch):
@@ -151,3 +173,100 @@ def test_a_symlink_out_of_content_is_refused(scratch, tmp_path):
     with pytest.raises(ContentError) as error:
         load_catalogue(scratch.content, Report())
     assert "points outside content/" in str(error.value.diagnostics[0])
+
+
+def test_an_impossible_date_is_named_at_its_line_not_an_internal_error(scratch):
+    text = paper("a", "A", extra="added: 2026-13-45\n")
+    assert errors_for(scratch, {"a.md": text}) == [
+        "papers/a.md:7: `2026-13-45` is not a real date (month must be in 1..12) — write the date as "
+        "YYYY-MM-DD, like 2026-11-29"]
+
+
+def test_an_unclosed_quote_is_reported_where_it_opens(scratch):
+    """YAML notices only at the next quoted value, lines later; the message names the opening line."""
+    text = paper("a", "A", extra="arxiv: \"2406.07522\"\n").replace('title: "A"', 'title: "Unclosed')
+    assert errors_for(scratch, {"a.md": text}) == [
+        "papers/a.md:2: invalid YAML: this quote is never closed — close the quote at the end of the value, "
+        "or remove it"]
+
+
+def test_an_alias_clashing_with_another_alias_names_the_alias_line(scratch):
+    errors = errors_for(scratch, {"a.md": paper("a", "A", extra="aliases: [old]\n"),
+                                  "b.md": paper("b", "B", extra="aliases: [old]\n")})
+    assert errors == ["papers/b.md:7: alias `old` is already an alias of papers/a.md — an old address can lead "
+                      "to one paper only: remove it from this paper's `aliases:`"]
+
+
+def test_an_alias_that_is_another_papers_slug_blames_the_alias_not_the_slug(scratch):
+    errors = errors_for(scratch, {"a.md": paper("a", "A", extra="aliases: [zeta]\n"), "zeta.md": paper("zeta", "Zeta")})
+    assert errors == ["papers/a.md:7: alias `zeta` is the slug of papers/zeta.md — an old address can lead to "
+                      "one paper only: remove it from this paper's `aliases:`"]
+
+
+@pytest.mark.parametrize("line", ["code: https://github.com/...", "project: https://example.com/x",
+                                  "code: https://github.com/x/…"])
+def test_placeholder_addresses_from_examples_are_refused(scratch, line):
+    assert errors_for(scratch, {"a.md": paper("a", "A", extra=line + "\n")})[0].startswith(
+        f"papers/a.md:7: `{line.split(':')[0]}` is a placeholder, not an address")
+
+
+def test_a_copied_fingerprint_is_refused(scratch):
+    errors = errors_for(scratch, {"a.md": paper("a", "A", extra="fingerprint: 07e14a389e9eb81d\n"),
+                                  "b.md": paper("b", "B", extra="fingerprint: 07e14a389e9eb81d\n")})
+    assert errors == ["papers/b.md:7: fingerprint `07e14a389e9eb81d` is also papers/a.md's — a fingerprint "
+                      "identifies one imported abstract: delete this line if you copied it, or delete the "
+                      "paper if it is the same one"]
+
+
+def test_paper_files_with_other_endings_are_reported_not_skipped_quietly(scratch):
+    scratch.write("content/papers/a.md", paper("a", "A"))
+    scratch.write("content/papers/b.markdown", paper("b", "B"))
+    scratch.write("content/papers/c.MD", paper("c", "C"))
+    scratch.write("content/papers/.c.md.swp", "swap")
+    scratch.write("content/papers/a.md~", "backup")
+    assert errors_for(scratch, {}) == [
+        "papers/b.markdown: not read: only `.md` files in content/papers/ are papers — rename it to `b.md`, "
+        "or move it out of content/papers/",
+        "papers/c.MD: not read: only `.md` files in content/papers/ are papers — rename it to `c.md`, "
+        "or move it out of content/papers/"]
+
+
+def test_a_tag_removed_from_the_taxonomy_is_said_to_be_removed(scratch):
+    """The ledger remembers the tag pages that were published, so the loader knows it existed."""
+    ledger = scratch.root / "published-urls.txt"
+    ledger.write_text("/tags/sparse-attention/\n/tags/kv-cache/\n")
+    scratch.write("content/papers/a.md", paper("a", "A", tags="[sparse-attention, state-space-models]"))
+    taxonomy = scratch.content / "taxonomy.yaml"
+    text = taxonomy.read_text()
+    start = text.index("  - id: sparse-attention")
+    taxonomy.write_text(text[:start] + text[text.index("  - id: state-space-models"):]
+                        .replace("tags: [kv-cache, sparse-attention]", "tags: [kv-cache]")
+                        .replace("tags: [state-space-models, sparse-attention]", "tags: [state-space-models]"))
+    with pytest.raises(ContentError) as error:
+        load_catalogue(scratch.content, Report(), ledger=ledger)
+    assert [str(d).replace(f"{scratch.content}/", "") for d in error.value.diagnostics] == [
+        "papers/a.md:6: tag `sparse-attention` no longer exists — it was removed from content/taxonomy.yaml: "
+        "take it off this paper's tags, or restore it there"]
+    with pytest.raises(ContentError) as error:  # without the ledger it could as well be a typo
+        load_catalogue(scratch.content, Report())
+    assert "unknown tag `sparse-attention`" in str(error.value)
+
+
+@pytest.mark.parametrize("url, expected", [
+    ("https://chatpaper.com/fr/paper/112667", "`url` is not the paper's own page: https://chatpaper.com/fr/paper/112667"
+     " — give its OpenReview or proceedings page, or delete the line"),
+    ("https://arxiv.org/abs/2406.07522v2", "`url` is an arXiv address — write `arxiv: '2406.07522'` instead"),
+])
+def test_a_url_that_is_not_the_paper_itself_is_refused(scratch, url, expected):
+    assert errors_for(scratch, {"a.md": paper("a", "A", extra=f"url: {url}\n")})[0].startswith(f"papers/a.md:7: {expected}")
+
+
+def test_the_papers_own_pages_are_accepted_with_their_pdf(scratch):
+    scratch.write("content/papers/a.md", paper("a", "A", extra="url: https://openreview.net/forum?id=SPS6HzVzyt\n"))
+    scratch.write("content/papers/b.md", paper("b", "B", extra="url: https://proceedings.mlr.press/v267/hu25f.html\n"))
+    scratch.write("content/papers/c.md", paper("c", "C", extra="arxiv: '2406.07522'\n"))
+    papers = load_catalogue(scratch.content, Report()).by_slug
+    assert [(papers[s].url_label, papers[s].pdf_url) for s in "abc"] == [
+        ("OpenReview", "https://openreview.net/pdf?id=SPS6HzVzyt"),
+        ("PMLR", "https://proceedings.mlr.press/v267/hu25f/hu25f.pdf"),
+        ("Paper", "https://arxiv.org/pdf/2406.07522")]

@@ -37,9 +37,9 @@ def require(*paths: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
+def site(tmp_path_factory, shared_cache) -> Path:
     out = tmp_path_factory.mktemp("quality") / "site"
-    build_site(replace(SiteConfig(), out_dir=out), Report())
+    build_site(replace(SiteConfig(), out_dir=out, cache_dir=shared_cache), Report())
     return out
 
 

@@ -30,15 +30,15 @@ if not CHROMIUM.exists():
 sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
 
 
-def build(tmp: Path, base_url: str) -> Path:
+def build(tmp: Path, base_url: str, cache: Path) -> Path:
     out = tmp / "site"
-    build_site(replace(SiteConfig(), out_dir=out, base_url=base_url), Report())
+    build_site(replace(SiteConfig(), out_dir=out, base_url=base_url, cache_dir=cache), Report())
     return out
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    server = SiteServer(build(tmp_path_factory.mktemp("search"), "http://127.0.0.1/"))
+def site(tmp_path_factory, shared_cache):
+    server = SiteServer(build(tmp_path_factory.mktemp("search"), "http://127.0.0.1/", shared_cache))
     yield server
     server.stop()
 
@@ -156,7 +156,7 @@ def test_a_deep_link_restores_query_and_filters(site, page):
 def test_an_empty_query_browses_every_paper_and_sorts(site, page):
     page.goto(f"{site.url}search/?sort=title")
     titles = results(page)
-    assert page.locator("#search-status").inner_text() == "76 papers in the catalogue"
+    assert page.locator("#search-status").inner_text() == "95 papers in the catalogue"
     assert titles == sorted(titles, key=str.casefold)
     page.locator("input[name=theme][value='Long-tailed and long-horizon learning']").check()
     wait_for_status(page, "with these filters")
@@ -185,8 +185,8 @@ def test_without_javascript_papers_read_and_search_points_to_the_list(browser, s
     context.close()
 
 
-def test_search_works_under_a_sub_path(tmp_path, page):
-    server = SiteServer(build(tmp_path, "https://example.org/catalogue/"), "/catalogue/")
+def test_search_works_under_a_sub_path(tmp_path, page, shared_cache):
+    server = SiteServer(build(tmp_path, "https://example.org/catalogue/", shared_cache), "/catalogue/")
     try:
         page.goto(f"{server.url}search/?q=ZETA")
         assert results(page)[0].startswith("ZETA:")

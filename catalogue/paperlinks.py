@@ -1,0 +1,74 @@
+"""Where a paper itself lives: its arXiv entry, its OpenReview or proceedings page, its PDF.
+
+Only these are ever published as a paper's link. The metadata's `source_url` says where a
+title was found (a summary site, a mirror): that is provenance, and it stays out of the site.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+ARXIV_ID = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$")
+# The paper's own page at its venue, by host, with the name its button shows.
+PAPER_HOSTS = {
+    "openreview.net": "OpenReview",
+    "proceedings.iclr.cc": "Proceedings",
+    "proceedings.mlr.press": "PMLR",
+    "proceedings.neurips.cc": "Proceedings",
+    "papers.nips.cc": "Proceedings",
+    "aclanthology.org": "ACL Anthology",
+    "jmlr.org": "JMLR",
+    "doi.org": "DOI",
+}
+_ARXIV_HOSTS = ("arxiv.org", "www.arxiv.org", "export.arxiv.org", "ar5iv.labs.arxiv.org", "ar5iv.org")
+_ARXIV_PATH = re.compile(r"^/(?:abs|pdf|html)/(?P<id>[a-z.-]*/?\d{4}\.?\d{3,5}(?:v\d+)?)(?:\.pdf)?/?$")
+_PLACEHOLDER_HOSTS = ("example.com", "example.org", "example.net", "localhost")
+
+
+def arxiv_id_in(url: str) -> str:
+    """The arXiv id an arXiv (or ar5iv) address names, without its version; "" if none."""
+    parts = urlsplit(url)
+    match = _ARXIV_PATH.match(parts.path) if parts.hostname in _ARXIV_HOSTS else None
+    return re.sub(r"v\d+$", "", match.group("id")) if match and ARXIV_ID.match(match.group("id")) else ""
+
+
+def paper_page(url: str) -> str:
+    """`url` as the paper's own page at its venue (OpenReview's forum, the proceedings), or ""
+    if it is anything else: a mirror, a summary site, a search result."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or parts.hostname not in PAPER_HOSTS:
+        return ""
+    if parts.hostname == "openreview.net":
+        note = parse_qs(parts.query).get("id", [""])[0]
+        return f"https://openreview.net/forum?id={note}" if re.fullmatch(r"[\w-]{6,}", note) else ""
+    return url.replace("http://", "https://", 1)
+
+
+def page_label(url: str) -> str:
+    """What the button to a paper page says: OpenReview, PMLR, Proceedings…"""
+    return PAPER_HOSTS.get(urlsplit(url).hostname or "", "Paper")
+
+
+def pdf_url(arxiv: str, page: str) -> str:
+    """The PDF, where its address follows from what we know: arXiv's, OpenReview's, and the
+    proceedings that name their PDFs after their pages (PMLR, ICLR's and NeurIPS's)."""
+    if arxiv:
+        return f"https://arxiv.org/pdf/{arxiv}"
+    parts = urlsplit(page)
+    if parts.hostname == "openreview.net":
+        return page.replace("/forum?", "/pdf?", 1)
+    pmlr = re.fullmatch(r"/(v\d+)/([\w-]+)\.html", parts.path) if parts.hostname == "proceedings.mlr.press" else None
+    if pmlr:
+        return f"https://proceedings.mlr.press/{pmlr[1]}/{pmlr[2]}/{pmlr[2]}.pdf"
+    if parts.hostname in ("proceedings.iclr.cc", "proceedings.neurips.cc", "papers.nips.cc") \
+            and "/hash/" in parts.path and parts.path.endswith("-Abstract-Conference.html"):
+        return page.replace("/hash/", "/file/").replace("-Abstract-Conference.html", "-Paper-Conference.pdf")
+    return ""
+
+
+def placeholder(url: str) -> bool:
+    """An address copied from an example (`https://github.com/...`), not a real one."""
+    host = urlsplit(url).hostname or ""
+    return "..." in url or "…" in url or host in _PLACEHOLDER_HOSTS or host.endswith(
+        tuple("." + h for h in _PLACEHOLDER_HOSTS))

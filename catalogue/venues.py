@@ -1,0 +1,79 @@
+"""The venues file: the conference editions papers can be filed under, with their full names.
+
+A paper's `venue:` must name one of them, so a typo (`ICRL 2025`) is refused with a suggestion
+instead of quietly making a venue of its own.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+from . import yamltext
+from .model import URL_PATTERN, Venue
+from .report import ContentError, Report
+from .textfile import read_text
+
+VENUES_FILE = "venues.yaml"
+VENUE_KEYS = {"name": str, "year": int, "title": str, "proceedings": str}
+REQUIRED = ("name", "year", "title")
+HOW = "see README, Curating: each venue has a name, a year, a title and maybe a proceedings URL"
+
+
+def load_venues(content_dir: Path, report: Report) -> dict[str, Venue] | None:
+    """Read `content/venues.yaml`: venues by label (`ICLR 2025`); None if it is unusable."""
+    path = content_dir / VENUES_FILE
+    if not path.is_file():
+        report.error(path, 0, "the venues file is missing",
+                     f"create it with a `venues:` list ({HOW})")
+        return None
+    try:
+        data, lines = yamltext.parse(read_text(path), path)
+    except ContentError as error:
+        report.extend(error.diagnostics)
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("venues"), list) or set(data) != {"venues"}:
+        report.error(path, 1, "expected one list, `venues:`", HOW)
+        return None
+    errors_before = len(report.errors)
+    venues: dict[str, Venue] = {}
+    for index, item in enumerate(data["venues"]):
+        line = yamltext.line_of(lines, ("venues", index))
+        venue = _venue(item, path, line, report)
+        if venue and venue.label in venues:
+            report.error(path, line, f"venue `{venue.label}` is listed twice", "remove one of them")
+        elif venue:
+            venues[venue.label] = venue
+    return venues if len(report.errors) == errors_before else None
+
+
+def _venue(item: object, path: Path, line: int, report: Report) -> Venue | None:
+    if not isinstance(item, dict):
+        report.error(path, line, "each venue must be a mapping", "start it with `- name: ...`")
+        return None
+    problems = [f"unknown key `{key}`" for key in item if key not in VENUE_KEYS]
+    problems += [f"`{key}` is missing" for key in REQUIRED if key not in item]
+    problems += [f"`{key}` must be {'a year' if kind is int else 'text'}" for key, kind in VENUE_KEYS.items()
+                 if key in item and (not isinstance(item[key], kind) or isinstance(item[key], bool))]
+    if not problems and "proceedings" in item and not URL_PATTERN.match(item["proceedings"]):
+        problems.append("`proceedings` is not an http(s) URL")
+    if not problems and Venue.parse(f"{item['name']} {item['year']}") is None:
+        problems.append(f"`{item['name']} {item['year']}` is not a name and a year")
+    if problems:
+        report.error(path, line, "venue: " + "; ".join(problems), HOW)
+        return None
+    return Venue(item["year"], item["name"].strip(), item["title"].strip(), item.get("proceedings", ""))
+
+
+def unknown_venue_hint(label: str, venues: dict[str, Venue]) -> str:
+    """Did you mean one we know (another case, swapped letters, a typo), or is it a new venue?"""
+    wanted = Venue.parse(label)
+    if wanted is None:
+        return f"write a venue listed in content/{VENUES_FILE}, like `{next(iter(venues), 'ICML 2024')}`"
+    name = wanted.name.casefold()
+    same_year = {v.name.casefold(): v.label for v in venues.values() if v.year == wanted.year}
+    swapped = [known for folded, known in same_year.items() if sorted(folded) == sorted(name)]
+    close = swapped or [same_year[c] for c in difflib.get_close_matches(name, same_year, n=1, cutoff=0.6)]
+    if close:
+        return f"did you mean `{close[0]}`?"
+    return f"add it to content/{VENUES_FILE} (name, year, title), or use one listed there"

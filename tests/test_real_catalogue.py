@@ -1,0 +1,262 @@
+"""The README's commands on a copy of this repository: its real content/, ledger and templates.
+
+Toy sites test the parts; these test what curators actually run, the way they run it (a
+process started in the project folder), so a catalogue that only breaks at full size, or only
+with the real ledger, breaks here first. Nothing here touches the real content/, site/ or .cache/.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from catalogue.config import PROJECT_ROOT
+from test_watch import Events
+
+COPIED = ("build.py", "catalogue", "templates", "static", "content", "published-urls.txt", "netlify.toml",
+          ".gitattributes")
+PAGES = ("", "papers/samba/", "search/", "tags/kv-cache/")
+OVERLAY = 'id="watch-overlay"'
+
+
+def copy_project(target: Path, source: Path = PROJECT_ROOT) -> Path:
+    """The project as a fresh clone has it; a copy of a copy also takes what its build left."""
+    target.mkdir(parents=True, exist_ok=True)
+    for name in (*COPIED, *(("site", ".cache") if source != PROJECT_ROOT else ())):
+        if (source / name).is_dir():
+            shutil.copytree(source / name, target / name, symlinks=True,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        elif (source / name).is_file():
+            shutil.copy2(source / name, target / name)
+    return target
+
+
+def run(project: Path, *args: str) -> subprocess.CompletedProcess:
+    """`python build.py ARGS` in the project folder, as the README says."""
+    return subprocess.run([sys.executable, "build.py", *args], cwd=project, capture_output=True, text=True,
+                          timeout=300)
+
+
+def errors(output: str) -> list[str]:
+    """The `path:line: message — fix` lines that are errors (not warnings or notes)."""
+    return sorted(line for line in output.splitlines()
+                  if re.match(r"\S+?(:\d+)?: (?!warning: |note: )", line) and " — " in line)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """The repository, copied and built with the README's build command."""
+    project = copy_project(tmp_path_factory.mktemp("real") / "project")
+    done = run(project)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert re.search(r"Built \d+ pages \(95 papers;", done.stdout), done.stdout
+    return project
+
+
+@pytest.fixture
+def project(built, tmp_path) -> Path:
+    """A copy of the built project of its own, to edit."""
+    return copy_project(tmp_path / "project", built)
+
+
+class Watching:
+    """`python build.py --watch --port 0` in a project folder, read line by line."""
+
+    def __init__(self, project: Path):
+        self.lines: list[str] = []
+        self.process = subprocess.Popen([sys.executable, "build.py", "--watch", "--port", "0"], cwd=project,
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        threading.Thread(target=lambda: self.lines.extend(line.rstrip("\n") for line in self.process.stdout),
+                         daemon=True).start()
+        deadline = time.monotonic() + 60
+        while not any(line.startswith("Serving ") for line in self.lines):
+            assert self.process.poll() is None and time.monotonic() < deadline, "\n".join(self.lines)
+            time.sleep(0.05)
+        self.url = next(line for line in self.lines if line.startswith("Serving ")).split()[1]
+        self.events = Events(self.url)
+
+    def get(self, path: str) -> tuple[int, str]:
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=10) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+    def stop(self) -> None:
+        self.events.close()
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+@pytest.fixture
+def watching(project):
+    server = Watching(project)
+    yield project, server
+    server.stop()
+
+
+def test_watch_serves_the_real_catalogue_and_follows_edits(watching):
+    project, server = watching
+    for path in PAGES:
+        status, html = server.get(path)
+        assert status == 200 and OVERLAY not in html, (path, status, "\n".join(server.lines))
+    samba = project / "content/papers/samba.md"
+    good = samba.read_text()
+    samba.write_text(good.replace("title: 'Samba: Simple Hybrid", "title: 'Samba: Simply Hybrid"))
+    assert server.events.wait("reload")
+    assert "Samba: Simply Hybrid" in server.get("papers/samba/")[1]
+    line = good.splitlines().index(next(l for l in good.splitlines() if l.startswith("tags:"))) + 1
+    samba.write_text(good.replace("state-space-models", "state-space-modls"))
+    assert server.events.wait("reload")
+    status, html = server.get("papers/samba/")
+    assert status == 200 and OVERLAY in html
+    assert f"content/papers/samba.md:{line}: unknown tag `state-space-modls` — did you mean `state-space-models`?" in html
+    assert OVERLAY in server.get("tags/kv-cache/")[1]
+    samba.write_text(good)
+    assert server.events.wait("reload")
+    status, html = server.get("papers/samba/")
+    assert status == 200 and OVERLAY not in html and "Samba: Simple Hybrid" in html
+
+
+def test_a_first_build_that_fails_shows_why_at_every_address(project):
+    samba = project / "content/papers/samba.md"
+    good = samba.read_text()
+    samba.write_text(good.replace("venue: ICLR 2025", "venue: ICRL 2025"))
+    server = Watching(project)
+    try:
+        for path in PAGES:
+            status, html = server.get(path)
+            assert OVERLAY in html and "The first build failed" in html, path
+            assert "content/papers/samba.md:5: unknown venue `ICRL 2025` — did you mean `ICLR 2025`?" in html
+            assert '<script src="/__watch/client.js"></script>' in html  # so the fix reloads the tab
+        samba.write_text(good)
+        assert server.events.wait("reload", timeout=30)
+        status, html = server.get("papers/samba/")
+        assert status == 200 and OVERLAY not in html
+    finally:
+        server.stop()
+
+
+def rename_slug(project: Path) -> None:
+    path = project / "content/papers/samba.md"
+    path.write_text(path.read_text().replace("slug: samba\n", "slug: samba-hybrid\n"))
+
+
+def delete_paper(project: Path) -> None:
+    (project / "content/papers/hip.md").unlink()
+
+
+def duplicate_alias(project: Path) -> None:
+    for name in ("samba.md", "hip.md"):
+        path = project / "content/papers" / name
+        path.write_text(path.read_text().replace("aliases: []", "aliases: [long-context-hybrid]"))
+
+
+def broken_link(project: Path) -> None:
+    path = project / "content/papers/hip.md"
+    path.write_text(path.read_text() + "\nCompare [Samba](/papers/sambaa/).\n")
+
+
+@pytest.mark.parametrize("breakage, expected", [
+    (rename_slug, "published-urls.txt:{line}: /papers/samba/ was published, and this build would drop it"),
+    (delete_paper, "published-urls.txt:{line}: /papers/hip/ was published, and this build would drop it"),
+    (duplicate_alias, "content/papers/samba.md:{line}: alias `long-context-hybrid` is already an alias of"),
+    (broken_link, "content/papers/hip.md:{line}: the link /papers/sambaa/ leads to no page"),
+])
+def test_check_and_build_find_the_same_errors(project, breakage, expected):
+    breakage(project)
+    site = {p: p.read_bytes() for p in (project / "site").rglob("*.html")}
+    check, build = run(project, "check"), run(project)
+    assert check.returncode == 1 and build.returncode == 1
+    assert errors(check.stderr) == errors(build.stderr), (check.stderr[-2000:], build.stderr[-2000:])
+    pattern = re.escape(expected).replace(re.escape("{line}"), r"\d+")
+    assert any(re.match(pattern, line) for line in errors(check.stderr)), check.stderr[-2000:]
+    assert {p: p.read_bytes() for p in (project / "site").rglob("*.html")} == site  # the last good site
+
+
+def test_the_real_catalogue_passes_check_and_reimporting_its_lists_changes_nothing(project):
+    check = run(project, "check", "--strict", "--quiet")
+    assert check.returncode == 0, check.stderr[-3000:]
+    assert re.search(r"Checked 95 papers: 0 errors, 0 warnings", check.stderr), check.stderr[-500:]
+    content = {p: p.read_bytes() for p in (project / "content").rglob("*") if p.is_file()}
+    lists = sorted(str(p.relative_to(project)) for p in (project / "content/sources").glob("*.txt"))
+    imported = run(project, "import", *lists, "--metadata", "content/sources/metadata.tsv")
+    assert imported.returncode == 0, imported.stderr[-2000:]
+    assert "import: 0 added, 95 skipped, 0 could not be parsed" in imported.stderr
+    assert {p: p.read_bytes() for p in (project / "content").rglob("*") if p.is_file()} == content
+
+
+def git(project: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", "-c", "user.name=Curator", "-c", "user.email=c@example.org", *args],
+                          cwd=project, capture_output=True, text=True)
+
+
+NEW_PAPER = """---
+title: '{title}'
+title_source: curated
+slug: {slug}
+venue: ICML 2025
+tags: [kv-cache, efficient-inference]
+---
+
+We study {slug} for long contexts, a method that keeps the key-value cache small while decoding long
+inputs, and measure its memory and accuracy on long-context benchmarks of many kinds.
+"""
+
+
+def add_paper(project: Path, branch: str, slug: str) -> None:
+    assert git(project, "checkout", "-q", "-b", branch, "main").returncode == 0
+    (project / f"content/papers/{slug}.md").write_text(NEW_PAPER.format(title=slug.title(), slug=slug))
+    assert run(project, "--no-images", "--no-search").returncode == 0  # extends the ledger
+    git(project, "add", "-A")
+    assert git(project, "commit", "-qm", f"add {slug}").returncode == 0
+
+
+def test_two_branches_that_each_add_a_paper_merge_cleanly(project):
+    """The ledger is a set: union merge, then the next build writes it sorted, once each."""
+    assert git(project, "init", "-q", "-b", "main").returncode == 0
+    (project / ".gitignore").write_text("site/\n.cache/\n.site-watch/\n")
+    git(project, "add", "-A")
+    assert git(project, "commit", "-qm", "the catalogue").returncode == 0
+    add_paper(project, "add-alpha", "alphakv")
+    add_paper(project, "add-omega", "omegakv")
+    git(project, "checkout", "-q", "main")
+    assert git(project, "merge", "-q", "add-alpha").returncode == 0
+    merged = git(project, "merge", "-q", "--no-edit", "add-omega")
+    assert merged.returncode == 0, merged.stdout + merged.stderr  # without .gitattributes: CONFLICT (content)
+    ledger = (project / "published-urls.txt").read_text()
+    assert "<<<<<<<" not in ledger and "/papers/alphakv/" in ledger and "/papers/omegakv/" in ledger
+    assert run(project, "--no-images", "--no-search").returncode == 0
+    urls = [line for line in (project / "published-urls.txt").read_text().splitlines() if not line.startswith("#")]
+    assert urls == sorted(set(urls)) and {"/papers/alphakv/", "/papers/omegakv/"} <= set(urls)
+
+
+def test_a_conflict_left_in_a_paper_is_an_error_at_its_line_in_every_mode(project):
+    assert git(project, "init", "-q", "-b", "main").returncode == 0
+    (project / ".gitignore").write_text("site/\n.cache/\n.site-watch/\n")
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "the catalogue")
+    samba = project / "content/papers/samba.md"
+    for branch, title in (("one", "Samba One"), ("two", "Samba Two")):
+        git(project, "checkout", "-q", "-b", branch, "main")
+        samba.write_text(re.sub(r"^title: .*$", f"title: '{title}'", samba.read_text(), count=1, flags=re.M))
+        git(project, "commit", "-qam", title)
+    git(project, "checkout", "-q", "one")
+    assert git(project, "merge", "-q", "two").returncode != 0  # a real conflict
+    expected = ("content/papers/samba.md:2: an unresolved merge conflict (git's `<<<<<<<` line) — keep what both "
+                "sides meant, then delete the `<<<<<<<`, `=======` and `>>>>>>>` lines")
+    check, build = run(project, "check"), run(project)
+    assert errors(check.stderr) == errors(build.stderr) == [expected]
