@@ -12,9 +12,11 @@ from pathlib import Path
 from .builder import check_site
 from .config import SiteConfig
 from .derive import slug_source, slugify
+from .load import SOURCES_DIR
 from .model import Catalogue
 from .report import ContentError, Diagnostic, Report
 from .taxonomy import TAXONOMY_FILE
+from .textfile import read_lines
 
 SHINGLE_WORDS = 5
 NEAR_DUPLICATE = 0.5  # Jaccard similarity of word 5-grams: re-imports and light edits score far above
@@ -44,9 +46,30 @@ def curation_report(catalogue: Catalogue, taxonomy_path: Path, report: Report) -
         elif uses[tag.id] == 1:
             report.note(taxonomy_path, tag.line, f"tag `{tag.id}` is used by one paper only",
                         "tag more papers with it, or merge it into a broader tag")
+    _check_sources(catalogue, taxonomy_path.parent, report)
     for first, second, similarity in near_duplicates(catalogue):
         report.warning(second.path, 1, f"abstract is {similarity:.0%} like {first.path}'s",
                        "delete one of the two if they are the same paper")
+
+
+def _check_sources(catalogue: Catalogue, content_dir: Path, report: Report) -> None:
+    """`source: list.txt:LINE` is provenance: the list must be in content/sources/, and the
+    paper's abstract must start at that line."""
+    lines: dict[str, list[str] | None] = {}
+    for paper in catalogue.papers:
+        name, _, line = paper.source.rpartition(":")
+        if not paper.source:
+            continue
+        if name not in lines:
+            path = content_dir / SOURCES_DIR / name
+            lines[name] = read_lines(path) if name and "/" not in name and path.is_file() else None
+        found = lines[name]
+        if found is None:
+            report.warning(paper.path, paper.line_of("source"), f"`source: {paper.source}` names no list in "
+                           f"content/{SOURCES_DIR}/", f"copy the raw list into content/{SOURCES_DIR}/, or delete the line")
+        elif not line.isdigit() or not 0 < int(line) <= len(found) or not found[int(line) - 1].strip():
+            report.warning(paper.path, paper.line_of("source"), f"`source: {paper.source}`: no abstract starts "
+                           "at that line", "write the line the abstract starts on in that list")
 
 
 def near_duplicates(catalogue: Catalogue) -> list[tuple]:

@@ -13,7 +13,7 @@ from .cleaning import clean_abstract, leftover_latex
 from .config import LEDGER_FILE
 from .derive import derived_title, find_links, slug_source, slugify, unique_slug
 from .ledger import read_ledger
-from .load import PAPERS_DIR, PageSource, fingerprint, read_identities, read_source, with_fields
+from .load import PAPERS_DIR, SOURCES_DIR, PageSource, fingerprint, read_identities, read_source, with_fields
 from .metadata import PaperFacts, match_facts, read_metadata
 from .model import Taxonomy, Venue
 from .paperlinks import paper_page
@@ -21,9 +21,6 @@ from .rawlist import RawPaper, read_list
 from .report import ContentError, Report
 from .taxonomy import load_taxonomy, suggest_tags
 from .venues import VENUES_FILE, load_venues, unknown_venue_hint
-
-SOURCES_DIR = "sources"  # content/sources/: the raw lists, kept as the provenance `source:` names
-
 
 @dataclass
 class ImportResult:

@@ -22,6 +22,7 @@ from .textfile import read_lines
 from .venues import VENUES_FILE, load_venues, unknown_venue_hint
 
 PAPERS_DIR = "papers"
+SOURCES_DIR = "sources"  # the raw lists papers were imported from, which `source:` names
 REDIRECTS_FILE = "redirects.txt"
 TITLE_SOURCES = ("derived", "metadata", "curated")
 REQUIRED = {"title": str, "slug": str, "venue": str, "tags": list}

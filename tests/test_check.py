@@ -107,3 +107,16 @@ def test_check_finds_what_only_rendering_finds(scratch, tmp_path):
     done = run_check("--content", str(scratch.content), "--templates", str(templates))
     assert done.returncode == 1 and f"{templates}/tag.html:1: template failed on /tags/" in done.stderr
     assert not (scratch.root / "site").exists()
+
+
+def test_check_notices_a_source_that_points_at_nothing(scratch):
+    scratch.write("content/sources/list.txt", "ICML 2024 Papers\n\nAn abstract.\n")
+    scratch.write("content/papers/a.md", paper("a", "A", extra="source: list.txt:3\n"))
+    scratch.write("content/papers/b.md", paper("b", "B", extra="source: gone.txt:3\n"))
+    scratch.write("content/papers/c.md", paper("c", "C", extra="source: list.txt:2\n"))
+    lines = [line for line in curate(scratch) if "source:" in line]
+    assert lines == [
+        "papers/b.md:7: warning: `source: gone.txt:3` names no list in content/sources/ — copy the raw list "
+        "into content/sources/, or delete the line",
+        "papers/c.md:7: warning: `source: list.txt:2`: no abstract starts at that line — write the line the "
+        "abstract starts on in that list"]
