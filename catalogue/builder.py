@@ -7,12 +7,12 @@ import os
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .config import PROJECT_ROOT, SiteConfig
 from .ledger import record
-from .links import check_links, explain
+from .links import check_links, explain, written_by_curators
 from .load import ContentLoader
 from .model import Catalogue
 from .render import RenderResult, SiteRenderer
@@ -96,29 +96,33 @@ def build_site(config: SiteConfig, report: Report) -> BuildResult:
 
 def check_site(config: SiteConfig, report: Report) -> Catalogue:
     """Everything a build checks, by the same code, rendered into a scratch folder that is then
-    deleted: nothing is written, no Pagefind runs. `build.py check` and a build therefore find
-    the same errors. Returns the catalogue with its drafts, for the curation report."""
+    deleted: nothing is written, no Pagefind runs. Drafts are rendered too, as watch mode
+    renders them, so `check` finds every error either finds (a published page linking to a
+    draft included). Returns the catalogue, drafts and all, for the curation report."""
+    config = replace(config, drafts=True)
     builder = Builder(config)
     catalogue = builder.load(report)
     with tempfile.TemporaryDirectory(prefix="catalogue-check-") as scratch:
         _render_checked(builder, catalogue, Path(scratch), config.out_dir, report)
-    return builder.loader.load(Report(), drafts=True)  # already validated: only the drafts are new
+    return catalogue
 
 
 def _render_checked(builder: Builder, catalogue: Catalogue, staging: Path, out_dir: Path,
                     report: Report) -> RenderResult:
     """Render (which checks the plan: duplicate pages, the ledger), then check every link."""
     result = builder.render(catalogue, staging, report)
-    _check_links(builder.config, catalogue, staging, out_dir)
+    _check_links(builder.config, catalogue, staging, out_dir, result.drafts)
     return result
 
 
-def _check_links(config: SiteConfig, catalogue: Catalogue, staging: Path, out_dir: Path) -> None:
+def _check_links(config: SiteConfig, catalogue: Catalogue, staging: Path, out_dir: Path,
+                 drafts: frozenset[str]) -> None:
     """Fail on a link or #anchor that leads nowhere, naming the paper file and line that writes
     it, or else the page (as it will be in `out_dir`); list the external links, never fetched."""
-    links = check_links(staging, config.base_url, left_out=config.leaves_out)
-    if links.broken:
-        raise ContentError([explain(broken, catalogue, out_dir) for broken in links.broken])
+    links = check_links(staging, config.base_url, left_out=config.leaves_out, drafts=drafts)
+    broken = written_by_curators(links.broken, catalogue)
+    if broken:
+        raise ContentError([explain(each, catalogue, out_dir) for each in broken])
     if config.cache_dir and links.external:
         config.cache_dir.mkdir(parents=True, exist_ok=True)
         (config.cache_dir / EXTERNAL_LINKS).write_text("".join(f"{url}\n" for url in sorted(links.external)))

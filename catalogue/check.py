@@ -61,8 +61,7 @@ def _check_sources(catalogue: Catalogue, content_dir: Path, report: Report) -> N
         if not paper.source:
             continue
         if name not in lines:
-            path = content_dir / SOURCES_DIR / name
-            lines[name] = read_lines(path) if name and "/" not in name and path.is_file() else None
+            lines[name] = _source_lines(content_dir / SOURCES_DIR / name, report) if name and "/" not in name else None
         found = lines[name]
         if found is None:
             report.warning(paper.path, paper.line_of("source"), f"`source: {paper.source}` names no list in "
@@ -70,6 +69,18 @@ def _check_sources(catalogue: Catalogue, content_dir: Path, report: Report) -> N
         elif not line.isdigit() or not 0 < int(line) <= len(found) or not found[int(line) - 1].strip():
             report.warning(paper.path, paper.line_of("source"), f"`source: {paper.source}`: no abstract starts "
                            "at that line", "write the line the abstract starts on in that list")
+
+
+def _source_lines(path: Path, report: Report) -> list[str] | None:
+    """A raw list's lines; a list that cannot be read is worth a warning, not a failed check
+    (a build never reads it)."""
+    if not path.is_file():
+        return None
+    try:
+        return read_lines(path)
+    except ContentError as error:
+        report.extend(Diagnostic(d.path, d.line, d.message, d.hint, "warning") for d in error.diagnostics)
+        return []
 
 
 def near_duplicates(catalogue: Catalogue) -> list[tuple]:

@@ -97,7 +97,10 @@ def _build_options(parser: argparse.ArgumentParser, inherit: bool = False) -> No
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = make_parser().parse_args(argv)
+    parser = make_parser()
+    args = parser.parse_args(argv)
+    if args.command == "import" and args.update and not args.metadata:
+        parser.error("import --update needs --metadata FILE: the titles, authors and links it applies")
     report = terminal_report()
     try:
         if args.command == "import":

@@ -12,8 +12,8 @@ import frontmatter
 from .cleaning import clean_abstract, leftover_latex
 from .config import LEDGER_FILE
 from .derive import derived_title, find_links, slug_source, slugify, unique_slug
-from .ledger import read_ledger
-from .load import PAPERS_DIR, SOURCES_DIR, PageSource, fingerprint, read_identities, read_source, with_fields
+from .ledger import ids, read_ledger
+from .load import FIELD_ORDER, PAPERS_DIR, SOURCES_DIR, PageSource, fingerprint, read_identities, read_source, with_fields
 from .metadata import PaperFacts, match_facts, read_metadata
 from .model import Taxonomy, Venue
 from .paperlinks import paper_page
@@ -58,7 +58,7 @@ def import_lists(lists: list[Path], content_dir: Path, metadata: Path | None,
         if raws and _venue_known(raws[0], venues, report):
             _import_list(raws, facts, matched, taxonomy, venues, known, content_dir, update, report, result)
     if metadata:
-        _report_unmatched(facts, matched, metadata, report)
+        _report_unmatched(facts, matched, {path.name for path in lists}, content_dir, metadata, report)
     _summarise(result, report)
     return result
 
@@ -134,6 +134,7 @@ def _write_paper(raw: RawPaper, body: str, facts: PaperFacts | None, taxonomy: T
     meta["tags"] = list(suggest_tags(title, body, taxonomy))
     meta.update({k: v for k, v in (("code", code), ("project", project)) if v})
     meta.update(aliases=[], fingerprint=fingerprint(raw.text), source=f"{raw.path.name}:{raw.line}")
+    meta = {key: meta[key] for key in FIELD_ORDER if key in meta}  # the order every tool writes
     if len(meta["tags"]) < 2:
         report.warning(raw.path, raw.line, f"only {len(meta['tags'])} tag(s) suggested for `{slug}`",
                        "add tags by hand, or phrases to content/taxonomy.yaml")
@@ -199,8 +200,7 @@ def _rewrite(source: PageSource, target: Path, changes: dict[str, object]) -> No
 
 def _published_slugs(content_dir: Path) -> set[str]:
     """Slugs whose pages the ledger says were published: they never change."""
-    urls = read_ledger(content_dir.resolve().parent / LEDGER_FILE)
-    return {url.split("/")[2] for url in urls if url.startswith("/papers/") and url.count("/") == 3}
+    return ids(read_ledger(content_dir.resolve().parent / LEDGER_FILE), "papers")
 
 
 def write_new_file(target: Path, content: str | bytes) -> None:
@@ -218,10 +218,14 @@ def write_new_file(target: Path, content: str | bytes) -> None:
         temporary.unlink(missing_ok=True)
 
 
-def _report_unmatched(facts: list[PaperFacts], matched: set[int], metadata: Path, report: Report) -> None:
-    """Rows whose opening text begins no abstract of these lists deserve a look."""
+def _report_unmatched(facts: list[PaperFacts], matched: set[int], names: set[str], content_dir: Path,
+                      metadata: Path, report: Report) -> None:
+    """Rows whose opening text begins no abstract of these lists deserve a look, if they may be
+    meant for these lists: rows naming one, naming none, or naming a list not imported before
+    (a renamed list); rows for the other lists in content/sources/ are simply for another day."""
     for fact in facts:
-        if fact.line not in matched:
+        elsewhere = fact.file not in names and (content_dir / SOURCES_DIR / fact.file).is_file()
+        if fact.line not in matched and not (fact.file and elsewhere):
             report.warning(metadata, fact.line, "this row's abstract_start begins no abstract in these lists",
                            f"compare it with paragraph {fact.para} of {fact.file or 'its list'}, "
                            "or import the list it belongs to")

@@ -6,6 +6,7 @@ union merge in .gitattributes), and the next build writes the union back in orde
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -37,21 +38,30 @@ def read_ledger(path: Path) -> dict[str, int]:
     return paths
 
 
+def ids(urls, section: str) -> set[str]:
+    """The ids of a section's pages among these paths: `ids(ledger, "tags")` → every tag published."""
+    return {url.split("/")[2] for url in urls if url.startswith(f"/{section}/") and url.count("/") == 3}
+
+
 def dropped(ledger: dict[str, int], published: set[str], path: Path,
-            leaves_out: Callable[[str], bool] = lambda _: False) -> list[Diagnostic]:
+            leaves_out: Callable[[str], bool] = lambda _: False, drafts: frozenset[str] = frozenset()) -> list[Diagnostic]:
     """A diagnostic for each ledger path that this build would no longer serve; paths this
-    kind of build leaves out on purpose (`SiteConfig.leaves_out`) are not its to judge."""
-    return [Diagnostic(path, line, f"{url} was published, and this build would drop it", _how_to_keep(url))
+    kind of build leaves out on purpose (`SiteConfig.leaves_out`) are not its to judge. A path
+    in `drafts` is a draft's page: shown while curating, gone from a published build."""
+    return [Diagnostic(path, line, f"{url} was published, and this build would drop it", _how_to_keep(url, drafts))
             for url, line in sorted(ledger.items(), key=lambda item: item[1])
             if url not in published and not leaves_out(url)]
 
 
-def _how_to_keep(url: str) -> str:
-    if url.startswith("/papers/") and url.count("/") == 3:
+def _how_to_keep(url: str, drafts: frozenset[str]) -> str:
+    if url in drafts:
+        return ("its paper is now a draft: remove `draft: true` to keep it published, or add a line "
+                f"`{url} /<new place>/` to content/redirects.txt")
+    if ids([url], "papers"):
         slug = url.split("/")[2]
         return (f"add `aliases: [{slug}]` to the paper it became, or a line "
                 f"`{url} /papers/<replacement>/` to content/redirects.txt")
-    if url.startswith("/tags/") and url.count("/") == 3:
+    if ids([url], "tags"):
         return (f"restore the tag in content/taxonomy.yaml, or add a line `{url} /tags/<replacement>/` "
                 "to content/redirects.txt")
     where = "/<new place>/" if url.endswith("/") else "/<new place>"
@@ -66,7 +76,7 @@ def record(path: Path, published: set[str]) -> int:
     text = HEADER + "".join(f"{url}\n" for url in sorted(set(held) | published))
     if path.is_file() and path.read_text(encoding="utf-8") == text:
         return 0
-    temporary = path.with_name(f".{path.name}.tmp")
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     temporary.write_text(text, encoding="utf-8")
     temporary.replace(path)
     return len(new)

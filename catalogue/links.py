@@ -21,6 +21,7 @@ from .model import Catalogue, Paper
 from .report import Diagnostic
 
 _LINK_ATTRIBUTES = (b' href="', b' src="', b' action="')
+TO_A_DRAFT = "leads to a draft, which is not published"
 _PLAIN_PATH = re.compile(r"/(?!/)[^?#%\t\r\n]*\Z")  # a site path with nothing to decode or split off
 
 
@@ -70,10 +71,12 @@ class _OrLeftOut:
 
 
 def check_links(site: Path, base_url: str, pages: Iterable[str] | None = None,
-                left_out: Callable[[str], bool] | None = None) -> LinkReport:
+                left_out: Callable[[str], bool] | None = None, drafts: Container[str] = frozenset()) -> LinkReport:
     """Look at every HTML page under `site` (Pagefind's folder aside), or only at `pages` (files
-    relative to `site`); a link may lead to a file `left_out` names, unwritten. Pages are read
-    one at a time; a page's ids are read only if some link points at one of them."""
+    relative to `site`); a link may lead to a file `left_out` names, unwritten, and only a
+    draft's own page may lead to a file in `drafts` (a preview shows drafts, a published build
+    does not). Pages are read one at a time; a page's ids are read only if some link points at
+    one of them."""
     base_path = urlsplit(base_url).path or "/"
     files: Container[str]
     if pages is None:
@@ -105,6 +108,8 @@ def check_links(site: Path, base_url: str, pages: Iterable[str] | None = None,
             report.checked += 1
             if file is None:
                 report.broken.append(Broken(page, link, "leads to no page"))
+            elif file in drafts and page not in drafts:
+                report.broken.append(Broken(page, link, TO_A_DRAFT))
             elif fragment and file.endswith(".html"):
                 anchors.setdefault(file, []).append((fragment, page, link))
     for file, wanted in anchors.items():
@@ -128,9 +133,20 @@ def _ids(page: Path) -> set[str]:
         return set()
 
 
-def find_broken(site: Path, base_url: str, left_out: Callable[[str], bool] | None = None) -> list[Broken]:
+def written_by_curators(broken: list[Broken], catalogue: Catalogue | None) -> list[Broken]:
+    """Links into drafts count where a curator wrote them, in a published paper's abstract; a
+    preview's lists, maps and related papers show drafts on purpose, and a published build has
+    none of those links."""
+    def counts(each: Broken) -> bool:
+        paper = _paper_of(each.page, catalogue) if each.problem == TO_A_DRAFT else None
+        return each.problem != TO_A_DRAFT or (paper is not None and each.link in paper.body)
+    return [each for each in broken if counts(each)]
+
+
+def find_broken(site: Path, base_url: str, left_out: Callable[[str], bool] | None = None,
+                drafts: frozenset[str] = frozenset()) -> list[Broken]:
     """Every broken link of the site (for a worker process: the rest of the report stays there)."""
-    return check_links(site, base_url, left_out=left_out).broken
+    return check_links(site, base_url, left_out=left_out, drafts=drafts).broken
 
 
 def explain(broken: Broken, catalogue: Catalogue | None, site: Path) -> Diagnostic:

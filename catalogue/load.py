@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import codecs
 import datetime
 import difflib
 import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
 from . import yamltext
-from .ledger import read_ledger
+from .ledger import ids, read_ledger
 from .model import SLUG_PATTERN, URL_PATTERN, Catalogue, Paper, Taxonomy, Venue
 from .paperlinks import ARXIV_ID, arxiv_id_in, paper_page, placeholder
 from .report import ContentError, Diagnostic, Report
@@ -59,15 +60,21 @@ def _papers_folder(content_dir: Path) -> list[Path]:
     folder = content_dir / PAPERS_DIR
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.iterdir() if not is_editors_file(p.name) and not p.is_dir())
+    return sorted(p for p in folder.iterdir() if not is_editors_file(p.name))
 
 
 def _is_paper_file(path: Path) -> bool:
-    return path.suffix == ".md"
+    return path.suffix == ".md" and not path.is_dir()
 
 
 def _stray(path: Path) -> Diagnostic:
-    """A file in content/papers/ that would be skipped: say so, rather than lose a paper quietly."""
+    """Something in content/papers/ that would be skipped: say so, rather than lose a paper quietly."""
+    if path.is_dir():
+        return Diagnostic(path, 0, "not read: papers in folders inside content/papers/ are not papers",
+                          "move its .md files up into content/papers/, and the folder out")
+    if ".md." in path.name:  # samba.md.orig from git mergetool, x.md.bak
+        return Diagnostic(path, 0, "not read: a copy of a paper file, it seems",
+                          "delete it, or move it out of content/papers/")
     return Diagnostic(path, 0, "not read: only `.md` files in content/papers/ are papers",
                       f"rename it to `{path.stem}.md`, or move it out of content/papers/")
 
@@ -103,12 +110,14 @@ FIELD_ORDER = ("title", "title_source", "slug", "venue", "added", "authors", "ar
 
 
 def with_fields(source: PageSource, changes: dict[str, Any]) -> str:
-    """The file's text with these front-matter fields set, every other line as it was: a field
-    there is replaced where it stands, a new one goes after the field that comes before it."""
+    """The file's text with these front-matter fields set, every other line as it was (comments,
+    blank lines, a BOM and CRLF line ends too): a field there is replaced where it stands, a new
+    one goes after the field that comes before it in FIELD_ORDER."""
+    raw = source.path.read_bytes()
     lines = read_lines(source.path)
     closing = _closing_dashes(lines)  # indexes count from 0; key lines in `source.lines` from 1
     starts = sorted(source.lines[(key,)] - 1 for key in source.meta)
-    extent = {key: (start, next((s for s in starts if s > start), closing))
+    extent = {key: _value_lines(lines, start, next((s for s in starts if s > start), closing))
               for key in source.meta for start in [source.lines[(key,)] - 1]}
     replaced: dict[int, tuple[int, str]] = {}  # first index → (end index, new text)
     added: dict[int, list[str]] = {}  # insert before this index
@@ -125,7 +134,16 @@ def with_fields(source: PageSource, changes: dict[str, Any]) -> str:
         end, text = replaced.get(index, (index + 1, None))
         result.append(lines[index] if text is None else text)
         index = end
-    return "\n".join(result)
+    line_end = "\r\n" if b"\r\n" in raw else "\n"
+    return ("\ufeff" if raw.startswith(codecs.BOM_UTF8) else "") + line_end.join(result)
+
+
+def _value_lines(lines: list[str], start: int, end: int) -> tuple[int, int]:
+    """A field's lines, from its key up to the next key, less the blank and comment lines that
+    follow its value: those belong to no field, and stay."""
+    while end - 1 > start and (not lines[end - 1].strip() or lines[end - 1].lstrip().startswith("#")):
+        end -= 1
+    return start, end
 
 
 def _one_line_yaml(value: Any) -> str:
@@ -168,7 +186,7 @@ class Vocabulary:
 
     taxonomy: Taxonomy
     venues: dict[str, Venue]
-    retired_tags: frozenset[str] = frozenset()  # published once (the ledger) or seen this session
+    retired_tags: frozenset[str] = frozenset()  # published once (the ledger), gone from the taxonomy
 
 
 @dataclass(frozen=True)
@@ -194,7 +212,6 @@ class ContentLoader:
         self._files: dict[Path, _File] = {}
         self._sources: dict[str, tuple[tuple, Any, tuple]] = {}  # vocabulary files: signature, result, diagnostics
         self._vocabulary: Vocabulary | None = None
-        self._seen_tags: set[str] = set()  # every tag id of this session's taxonomies
         self._catalogue: Catalogue | None = None
         self._made_with: tuple = ()
         self._checked_against: Vocabulary | None = None
@@ -251,8 +268,7 @@ class ContentLoader:
         if taxonomy is None or venues is None:
             self._vocabulary = None
             return None
-        self._seen_tags.update(taxonomy.tags)
-        retired = frozenset((set(published or ()) | self._seen_tags) - set(taxonomy.tags))
+        retired = frozenset(set(published or ()) - set(taxonomy.tags))  # the ledger's: every mode agrees
         last = self._vocabulary
         if not last or last.taxonomy is not taxonomy or last.venues is not venues or last.retired_tags != retired:
             self._vocabulary = Vocabulary(taxonomy, venues, retired)
@@ -287,7 +303,7 @@ class ContentLoader:
                 continue
             path = self.content_dir / PAPERS_DIR / path.name
             if not _is_paper_file(path):
-                (self._stray.add if path.is_file() else self._stray.discard)(path)
+                (self._stray.add if path.exists() else self._stray.discard)(path)
             elif update := self._read(path, vocabulary):
                 updates.append(update)
         return updates
@@ -364,10 +380,14 @@ class _Owners:
         return sorted(found, key=lambda d: (str(d.path), d.line))
 
     def fingerprint_clashes(self, files: dict[Path, _File]) -> list[Diagnostic]:
-        """A fingerprint names one imported abstract: two files with it are a copied header."""
+        """A fingerprint names one imported abstract: two files with it are a copied header, and
+        the file whose abstract it is keeps it (the copy is the error)."""
         found = []
         for key in self.clashing:
-            (first, _), *others = self._claims(key)
+            def copied(claim: tuple[Path, str]) -> tuple[bool, str]:
+                paper = files[claim[0]].paper
+                return (not paper or fingerprint(paper.body) != key, str(claim[0]))
+            (first, _), *others = sorted(self.owners[key], key=copied)
             found += [Diagnostic(path, _line_in(files[path], "fingerprint"),
                                  f"fingerprint `{key}` is also {first}'s",
                                  "a fingerprint identifies one imported abstract: delete this line "
@@ -391,11 +411,10 @@ def _fingerprint_of(paper: Paper | None) -> list[tuple[str, str]]:
 def _published_tags(ledger: Path, report: Report) -> frozenset[str]:
     """The ids of every tag page the ledger says was published."""
     try:
-        urls = read_ledger(ledger)
+        return frozenset(ids(read_ledger(ledger), "tags"))
     except ContentError as error:
         report.extend(error.diagnostics)
         return frozenset()
-    return frozenset(url.split("/")[2] for url in urls if url.startswith("/tags/") and url.count("/") == 3)
 
 
 def _signature(path: Path) -> tuple:
@@ -538,15 +557,23 @@ def _check_tags(source: PageSource, vocabulary: Vocabulary, report: Report) -> N
             continue
         close = difflib.get_close_matches(tag, tags, n=1)
         if tag in vocabulary.retired_tags:
-            hint = (f"it was removed from content/{TAXONOMY_FILE}: take it off this paper's tags, "
-                    "or restore it there")
+            instead = f"use `{close[0]}` if it was renamed, or take it off" if close else "take it off"
+            hint = f"it was removed from content/{TAXONOMY_FILE}: {instead} this paper's tags, or restore it there"
             report.error(source.path, _line(source, "tags"), f"tag `{tag}` no longer exists", hint)
             continue
         hint = f"did you mean `{close[0]}`?" if close else "use a tag id from content/taxonomy.yaml, or add the tag there"
         report.error(source.path, _line(source, "tags"), f"unknown tag `{tag}`", hint)
 
 
-def read_redirects(content_dir: Path, report: Report) -> tuple[tuple[str, str], ...]:
+class Redirect(NamedTuple):
+    """A line of content/redirects.txt: an old site path, the new one (no leading slash)."""
+
+    old: str
+    new: str
+    line: int
+
+
+def read_redirects(content_dir: Path, report: Report) -> tuple[Redirect, ...]:
     """`content/redirects.txt`: lines `/old/path/ /new/path/`, for URLs no paper alias can keep."""
     path = content_dir / REDIRECTS_FILE
     if not path.is_file():
@@ -561,7 +588,7 @@ def read_redirects(content_dir: Path, report: Report) -> tuple[tuple[str, str], 
                          "write two site paths, a folder's ending in /, like `/tags/old/ /tags/new/` "
                          "or `/feed.xml /themes/x/feed.xml`")
             continue
-        redirects.append((parts[0].lstrip("/"), parts[1].lstrip("/")))
+        redirects.append(Redirect(parts[0].lstrip("/"), parts[1].lstrip("/"), number))
     return tuple(redirects)
 
 

@@ -22,8 +22,8 @@ class Venue:
 
     year: int
     name: str
-    title: str = field(default="", compare=False)  # the full name: International Conference on …
-    proceedings: str = field(default="", compare=False)  # the edition's proceedings, if published
+    title: str = ""  # the full name, from content/venues.yaml: International Conference on …
+    proceedings: str = ""  # the edition's proceedings, if published
 
     @cached_property  # made once: lists of thousands of papers count by it
     def label(self) -> str:
@@ -151,7 +151,7 @@ class Catalogue:
     def __init__(self, papers: list[Paper], taxonomy: Taxonomy):
         self.papers = sorted(papers, key=_catalogue_order)
         self.taxonomy = taxonomy
-        self.redirects: tuple[tuple[str, str], ...] = ()  # (old site path, new site path)
+        self.redirects: tuple = ()  # content/redirects.txt, as `load.Redirect`s
         self.parent: Catalogue | None = None  # the catalogue this one was updated from, if any
         self.changes: tuple[tuple[Paper | None, Paper | None], ...] = ()
         self._themes_of_tag: dict[str, tuple[str, ...]] = {}

@@ -10,16 +10,18 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 ARXIV_ID = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$")
-# The paper's own page at its venue, by host, with the name its button shows.
+# The paper's own page at its venue: by host, the name its button shows and the shape of a
+# paper's address there (a volume's index or a search is no paper's page).
+_PROCEEDINGS = r"/paper_files/paper/\d{4}/(?:hash|file)/[\w-]+\.(?:html|pdf)"
 PAPER_HOSTS = {
-    "openreview.net": "OpenReview",
-    "proceedings.iclr.cc": "Proceedings",
-    "proceedings.mlr.press": "PMLR",
-    "proceedings.neurips.cc": "Proceedings",
-    "papers.nips.cc": "Proceedings",
-    "aclanthology.org": "ACL Anthology",
-    "jmlr.org": "JMLR",
-    "doi.org": "DOI",
+    "openreview.net": ("OpenReview", r"/(?:forum|pdf)"),
+    "proceedings.iclr.cc": ("Proceedings", _PROCEEDINGS),
+    "proceedings.neurips.cc": ("Proceedings", _PROCEEDINGS),
+    "papers.nips.cc": ("Proceedings", _PROCEEDINGS),
+    "proceedings.mlr.press": ("PMLR", r"/v\d+/[\w-]+\.(?:html|pdf)"),
+    "aclanthology.org": ("ACL Anthology", r"/[\w.-]+\d[\w.-]*/?"),
+    "jmlr.org": ("JMLR", r"/papers/v\d+/[\w.-]+\.html"),
+    "doi.org": ("DOI", r"/10\.\d{4,}/\S+"),
 }
 _ARXIV_HOSTS = ("arxiv.org", "www.arxiv.org", "export.arxiv.org", "ar5iv.labs.arxiv.org", "ar5iv.org")
 _ARXIV_PATH = re.compile(r"^/(?:abs|pdf|html)/(?P<id>[a-z.-]*/?\d{4}\.?\d{3,5}(?:v\d+)?)(?:\.pdf)?/?$")
@@ -37,7 +39,8 @@ def paper_page(url: str) -> str:
     """`url` as the paper's own page at its venue (OpenReview's forum, the proceedings), or ""
     if it is anything else: a mirror, a summary site, a search result."""
     parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or parts.hostname not in PAPER_HOSTS:
+    if parts.scheme not in ("http", "https") or parts.hostname not in PAPER_HOSTS \
+            or not re.fullmatch(PAPER_HOSTS[parts.hostname][1], parts.path):
         return ""
     if parts.hostname == "openreview.net":
         note = parse_qs(parts.query).get("id", [""])[0]
@@ -47,7 +50,7 @@ def paper_page(url: str) -> str:
 
 def page_label(url: str) -> str:
     """What the button to a paper page says: OpenReview, PMLR, Proceedings…"""
-    return PAPER_HOSTS.get(urlsplit(url).hostname or "", "Paper")
+    return PAPER_HOSTS.get(urlsplit(url).hostname or "", ("Paper",))[0]
 
 
 def pdf_url(arxiv: str, page: str) -> str:

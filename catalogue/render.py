@@ -29,9 +29,10 @@ from collections import Counter
 
 from .model import Catalogue, Listing, Paper, Taxonomy, Theme, Venue, author_slug
 from .ledger import dropped, read_ledger
-from .load import body_line
+from .load import REDIRECTS_FILE, Redirect, body_line
 from .report import ContentError, Diagnostic, Report
 from .similarity import NOTHING, Similarity
+from .textfile import refuse_conflict
 
 NAV_TEMPLATE = "_nav.html"
 ITEM_TEMPLATE = "_paper_item.html"
@@ -40,6 +41,7 @@ FRAGMENTS = (NAV_TEMPLATE, ITEM_TEMPLATE, DOT_TEMPLATE)  # rendered from Python,
 # Venue labels, not Venue objects: a string's hash is cached, a dataclass's is computed each time.
 _VENUE_LABEL, _LISTING = operator.attrgetter("venue.label"), operator.attrgetter("listing")
 SOCIAL_IMAGE = "social.png"  # drawn with Pillow, not a template
+MOVED = "moved"  # the group of redirect pages for content/redirects.txt
 FEED_LIMIT = 200
 AUTHORS_PER_PAGE = 500
 PAGE_SIZE = 100
@@ -67,7 +69,7 @@ class Page:
 
     @property
     def file(self) -> str:
-        return self.path + "index.html" if self.path.endswith("/") or not self.path else self.path
+        return _file_of(self.path)
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,28 @@ class RenderResult:
     removed: list[str]
     published: set[str] = field(default_factory=set)  # the URLs the published-URL ledger keeps
     files: int = 0  # pages, feeds, citations, images
+    drafts: frozenset[str] = frozenset()  # files made only for draft papers: no published page may link there
+
+
+class _GroupFiles(NamedTuple):
+    """What the plan check needs of a group: its files, published paths and draft files."""
+
+    pages: tuple[Page, ...]
+    files: frozenset[str]
+    published: frozenset[str]
+    drafts: frozenset[str]
+    html: int
+
+    @classmethod
+    def of(cls, pages: tuple[Page, ...]) -> _GroupFiles:
+        files = frozenset(page.file for page in pages)
+        return cls(pages, files, frozenset("/" + page.path for page in pages if _is_published(page.path) and not page.draft),
+                   frozenset(page.file for page in pages if page.draft), sum(f.endswith(".html") for f in files))
+
+
+def _file_of(path: str) -> str:
+    """The file a site path names: a folder's index.html."""
+    return path + "index.html" if path.endswith("/") or not path else path
 
 
 def make_environment(config: SiteConfig) -> jinja2.Environment:
@@ -114,7 +138,8 @@ class SiteRenderer:
         self._written: dict[str, tuple] = {}
         self._groups: dict[str, tuple[tuple[Page, ...], tuple]] = {}
         self._pending_groups: dict[str, tuple[tuple[Page, ...], tuple]] = {}
-        self._group_files: dict[str, tuple] = {}
+        self._group_files: dict[str, _GroupFiles] = {}
+        self.drafts: frozenset[str] = frozenset()  # the last plan's files made only for drafts
         self._shared_context: dict[str, Any] = {}
         self._shared: tuple = ()
         self._template_refs: dict[str, tuple[str, frozenset[str]]] = {}
@@ -129,7 +154,7 @@ class SiteRenderer:
         """
         self._pending_groups = {}
         groups = self.planner.plan(catalogue, similarity)
-        planned, published = self._check_plan(groups, catalogue.redirects)
+        planned, published, self.drafts = self._check_plan(groups, catalogue.redirects)
         nav = navigation(catalogue)
         templates = {page.template for _, pages in groups for page in pages} | set(FRAGMENTS)
         versions = self._template_versions(templates)
@@ -160,7 +185,7 @@ class SiteRenderer:
         sync_static(self.config.static_dir, out_dir / "static")
         self._report_failed_math(catalogue, report)
         return RenderResult(self._html_pages, [f for f, _, _ in writes],
-                            removed, published, len(planned))
+                            removed, published, len(planned), self.drafts)
 
     def _render_group(self, group_id: str, pages: tuple[Page, ...], shared: tuple, versions: dict[str, tuple],
                       out_dir: Path | None, render: bool = True) -> list[tuple[str, bytes | None, tuple]]:
@@ -240,39 +265,57 @@ class SiteRenderer:
         return removed
 
     def _check_plan(self, groups: list[tuple[str, tuple[Page, ...]]],
-                    redirects: tuple[tuple[str, str], ...]) -> tuple[set[str], set[str]]:
-        """No two pages may share a file, and no published URL may vanish (the ledger): an
-        address is kept by a page, or by a line of content/redirects.txt.
+                    redirects: tuple[Redirect, ...]) -> tuple[set[str], set[str], frozenset[str]]:
+        """No two pages may share a file, every redirect must lead to a page, and no published
+        URL may vanish (the ledger): an address is kept by a page, or by content/redirects.txt.
+        Returns the planned files, the published paths and the files made only for drafts.
 
         Each group's files are remembered with its pages, so a rebuild only unites sets."""
         summaries = []
         for group_id, pages in groups:
             cached = self._group_files.get(group_id)
-            if cached is None or cached[0] is not pages:
-                files = frozenset(page.file for page in pages)
-                published = frozenset("/" + page.path for page in pages
-                                      if _is_published(page.path) and not page.draft)
-                cached = (pages, files, published, len(pages), sum(f.endswith(".html") for f in files))
+            if cached is None or cached.pages is not pages:
+                cached = _GroupFiles.of(pages)
                 self._group_files[group_id] = cached
             summaries.append(cached)
         self._group_files = {g: self._group_files[g] for g, _ in groups}
-        planned = set().union(*(summary[1] for summary in summaries))
-        published = set().union(*(summary[2] for summary in summaries), ("/" + old for old, _ in redirects))
-        self._html_pages = sum(summary[4] for summary in summaries)
-        problems = []
-        if len(planned) != sum(summary[3] for summary in summaries):
+        planned = set().union(*(summary.files for summary in summaries))
+        published = set().union(*(summary.published for summary in summaries), ("/" + r.old for r in redirects))
+        drafts = frozenset().union(*(summary.drafts for summary in summaries))
+        self._html_pages = sum(summary.html for summary in summaries)
+        pages_only = set().union(*(summary.files for (group_id, _), summary in zip(groups, summaries) if group_id != MOVED))
+        problems = self._redirect_problems(redirects, pages_only, planned)
+        if len(planned) != sum(len(summary.pages) for summary in summaries):
+            explained = {_file_of(r.old) for r in redirects} & pages_only  # said above, at the redirect's line
             seen: set[str] = set()
             for _, pages in groups:
                 for page in pages:
-                    if page.file in seen:
+                    if page.file in seen and page.file not in explained:
                         problems.append(Diagnostic("content", 0, f"two pages would both be /{page.path}",
                                                    "check content/redirects.txt and the papers' aliases"))
                     seen.add(page.file)
         if self.config.ledger:
-            problems += dropped(self._ledger(), published, self.config.ledger, self.config.leaves_out)
+            draft_paths = frozenset("/" + page.path for summary in summaries if summary.drafts
+                                    for page in summary.pages if page.draft)
+            problems += dropped(self._ledger(), published, self.config.ledger, self.config.leaves_out, draft_paths)
         if problems:
             raise ContentError(problems)
-        return planned, published
+        return planned, published, drafts
+
+    def _redirect_problems(self, redirects: tuple[Redirect, ...], pages: set[str], planned: set[str]) -> list[Diagnostic]:
+        """A redirect keeps an address no page has (`pages`: every file but the redirects'), and
+        leads to one that is there."""
+        path = self.config.content_dir / REDIRECTS_FILE
+        problems = []
+        for redirect in redirects:
+            if _file_of(redirect.old) in pages:
+                problems.append(Diagnostic(path, redirect.line, f"/{redirect.old} is a page of the site",
+                                           "a redirect keeps an address no page has: delete this line"))
+            target = _file_of(redirect.new)
+            if target not in planned and not self.config.leaves_out(target):
+                problems.append(Diagnostic(path, redirect.line, f"the redirect leads to /{redirect.new}, which is no page",
+                                           "point it at a page of the site"))
+        return problems
 
     def _render(self, page: Page) -> bytes:
         if page.template == SOCIAL_IMAGE:
@@ -368,6 +411,7 @@ class SiteRenderer:
         try:
             source, filename, _ = self.env.loader.get_source(self.env, name)
             if self._template_refs.get(name, ("",))[0] != source:
+                refuse_conflict(Path(filename or self.config.templates_dir / name), source)
                 refs = jinja2.meta.find_referenced_templates(self.env.parse(source, name, filename))
                 self._template_refs[name] = (source, frozenset(r for r in refs if r))
         except jinja2.TemplateSyntaxError as error:
@@ -479,9 +523,9 @@ class Planner:
                     _feed(f"themes/{theme.id}/feed.xml", f"{theme.title} · {self.config.title}",
                           f"themes/{theme.id}/", in_theme),)))
         groups += self._author_groups(catalogue)
-        groups.append(self._group("moved", (catalogue.redirects,), lambda: tuple(
-            Page(old, "redirect.html", "Moved", context={"target": new})
-            for old, new in catalogue.redirects if old.endswith("/"))))  # a file's move is a 301 only
+        groups.append(self._group(MOVED, (catalogue.redirects,), lambda: tuple(
+            Page(r.old, "redirect.html", "Moved", context={"target": r.new})
+            for r in catalogue.redirects if r.old.endswith("/"))))  # a file's move is a 301 only
         if self.config.site_files:
             groups += self._site_files(catalogue, groups)
         return groups
@@ -514,7 +558,7 @@ class Planner:
     def _site_files(self, catalogue: Catalogue, groups: list) -> list[tuple[str, tuple[Page, ...]]]:
         """Feeds, the BibTeX of everything, redirects, robots.txt and the sitemap."""
         aliases = tuple((f"papers/{alias}/", f"papers/{p.slug}/") for p in catalogue.papers for alias in p.aliases)
-        moved = catalogue.redirects
+        moved = tuple((r.old, r.new) for r in catalogue.redirects)
         html = tuple(page.path for _, pages in groups for page in pages
                      if (not page.path or page.path.endswith("/")) and page.template != "redirect.html")
         return [
@@ -856,6 +900,7 @@ def write_if_changed(target: Path, data: bytes) -> bool:
 
 ASSETS_DIR = "assets"
 FINGERPRINTED = ("style.css",)  # named by content, so they can be cached for a year
+TEXT_SUFFIXES = {".css", ".js", ".svg", ".html", ".txt", ".json", ".xml"}  # a merge conflict is refused in these
 
 
 def fingerprint_assets(static_dir: Path) -> dict[str, tuple[str, bytes]]:
@@ -863,6 +908,7 @@ def fingerprint_assets(static_dir: Path) -> dict[str, tuple[str, bytes]]:
     assets = {}
     for name in FINGERPRINTED:
         data = (static_dir / name).read_bytes()
+        refuse_conflict(static_dir / name, data.decode("utf-8", errors="replace"))
         stem, _, suffix = name.rpartition(".")
         assets[name] = (f"{ASSETS_DIR}/{stem}.{hashlib.sha256(data).hexdigest()[:10]}.{suffix}", data)
     return assets
@@ -891,7 +937,10 @@ def sync_static(source: Path, target: Path) -> None:
             elif relative not in wanted:
                 entry.unlink()
     for relative in sorted(wanted):
-        write_if_changed(target / relative, (source / relative).read_bytes())
+        data = (source / relative).read_bytes()
+        if relative.suffix in TEXT_SUFFIXES:
+            refuse_conflict(source / relative, data.decode("utf-8", errors="replace"))
+        write_if_changed(target / relative, data)
 
 
 def _prune_empty_dirs(folder: Path, root: Path) -> None:

@@ -28,11 +28,11 @@ def read_text(path: Path) -> str:
                                        "save the file as UTF-8")]) from None
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "<<<<<<<" in text or ">>>>>>>" in text:  # a substring test first: the pattern is rarely needed
-        _refuse_conflict(path, text)
+        refuse_conflict(path, text)
     return text
 
 
-def _refuse_conflict(path: Path, text: str) -> None:
+def refuse_conflict(path: Path, text: str) -> None:
     """A merge conflict left in the file is never read as content (or published as text)."""
     marker = _CONFLICT.search(text)
     if marker:

@@ -40,8 +40,10 @@ def load_venues(content_dir: Path, report: Report) -> dict[str, Venue] | None:
     for index, item in enumerate(data["venues"]):
         line = yamltext.line_of(lines, ("venues", index))
         venue = _venue(item, path, line, report)
-        if venue and venue.label in venues:
-            report.error(path, line, f"venue `{venue.label}` is listed twice", "remove one of them")
+        twin = next((v for v in venues.values() if venue and v.slug == venue.slug), None)
+        if venue and twin:  # `ICLR 2025` and `Iclr 2025` would share /venues/iclr-2025/
+            report.error(path, line, f"venue `{venue.label}` is listed twice (as `{twin.label}` too)",
+                         "remove one of them")
         elif venue:
             venues[venue.label] = venue
     return venues if len(report.errors) == errors_before else None

@@ -21,7 +21,7 @@ from watchdog.observers import Observer
 
 from .builder import MARKER, Builder, claim_output_dir
 from .config import SiteConfig
-from .links import Broken, check_links, explain, find_broken
+from .links import Broken, check_links, explain, find_broken, written_by_curators
 from .load import is_editors_file
 from .report import ContentError, Report
 from .search import SearchIndexError, index_site
@@ -199,8 +199,8 @@ class Overlay:
         watcher = self.watcher
         papers = [page for page in written if page.startswith("papers/") and page.endswith("/index.html")]
         now = papers if len(papers) <= CHECK_AT_ONCE else []
-        config = watcher.config
-        found = self._by_page(check_links(watcher.out_dir, config.base_url, now, left_out=config.leaves_out).broken)
+        config, drafts = watcher.config, watcher.builder.renderer.drafts
+        found = self._by_page(check_links(watcher.out_dir, config.base_url, now, config.leaves_out, drafts).broken)
         with self._lock:
             self._failure = None
             self.built_once = True
@@ -225,7 +225,7 @@ class Overlay:
     def _by_page(self, broken: list[Broken]) -> dict[str, list[str]]:
         """Each broken link as the message that names its file and line (which reads the file)."""
         found: dict[str, list[str]] = {}
-        for each in broken:
+        for each in written_by_curators(broken, self.watcher.builder.catalogue):
             found.setdefault(each.page, []).append(str(explain(each, self.watcher.builder.catalogue,
                                                                self.watcher.out_dir)))
         return found
@@ -397,7 +397,7 @@ class LinkRefresher(_AfterQuiet):
         watcher = self.watcher
         try:
             broken = watcher.worker.run(find_broken, watcher.out_dir, watcher.config.base_url,
-                                       watcher.config.leaves_out)
+                                       watcher.config.leaves_out, watcher.builder.renderer.drafts)
         except Exception as error:
             watcher.log(f"links not checked: {type(error).__name__}: {error}")
             return

@@ -13,7 +13,7 @@ from .report import ContentError, Diagnostic
 KeyPath = tuple[Any, ...]
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: ten times faster
 # `key: "text` or `key: 'text` with no closing quote on its line (our fields are one line each)
-_UNCLOSED_QUOTE = re.compile(r"""^\s*(?:- |[\w-]+:\s+)(?:"(?:[^"\\]|\\.)*|'(?:[^']|'')*)$""")
+_UNCLOSED_QUOTE = re.compile(r"""^\s*(?:- |[\w-]+:\s+)(?:(?P<quote>")(?:[^"\\]|\\.)*|(?P<single>')(?:[^']|'')*)$""")
 
 
 def parse(text: str, path: Path | str, first_line: int = 1) -> tuple[Any, dict[KeyPath, int]]:
@@ -42,13 +42,34 @@ def _syntax_error(error: yaml.MarkedYAMLError, text: str, path: Path | str, firs
     if error.context_mark and re.search(r"flow|quoted", error.context or ""):
         mark = error.context_mark
     line = mark.line if mark else 0
-    unclosed = next((number for number, text_line in enumerate(text.split("\n")[:line + 1])
-                     if _UNCLOSED_QUOTE.match(text_line)), None)
-    if unclosed is not None and unclosed < line:
+    unclosed = _unclosed_quote(text, line)
+    if unclosed is not None:
         return Diagnostic(path, first_line + unclosed, "invalid YAML: this quote is never closed",
                           "close the quote at the end of the value, or remove it")
     return Diagnostic(path, first_line + line, f"invalid YAML: {error.problem or error}",
                       "check the indentation, colons and quotes on this line")
+
+
+def _unclosed_quote(text: str, error_line: int) -> int | None:
+    """The line, up to the error's, whose quote, closed, makes the YAML valid; None if there is none."""
+    lines = text.split("\n")
+    for number, line in enumerate(lines[:error_line + 1]):
+        match = _UNCLOSED_QUOTE.match(line)
+        quote = match and (match.group("quote") or match.group("single"))
+        if quote and _parses("\n".join([*lines[:number], line + quote, *lines[number + 1:]])):
+            return number
+    return None
+
+
+def _parses(text: str) -> bool:
+    loader = _LOADER(text)
+    try:
+        loader.get_single_node()
+        return True
+    except yaml.YAMLError:
+        return False
+    finally:
+        loader.dispose()
 
 
 def _value_error(error: ValueError, node: yaml.Node | None, path: Path | str, first_line: int) -> Diagnostic:

@@ -39,8 +39,9 @@ EDITS = {
 
 
 def prepare(size: str, root: Path) -> None:
-    if size == "real":
+    if size == "real":  # the real content with its real ledger, as a curator's checkout has them
         shutil.copytree(ROOT / "content", root / "content")
+        shutil.copy(ROOT / "published-urls.txt", root / "published-urls.txt")
     else:
         generate(int(size), root / "content")
     shutil.copytree(ROOT / "templates", root / "templates")

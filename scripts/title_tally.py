@@ -5,7 +5,7 @@
 
 Reads each raw list as the importer does (`read_list`, then `clean_abstract`), derives a title
 and a slug for every abstract, and prints a Markdown table with the real title from the metadata
-(matched by file and paragraph). With `--verdicts`, a file of `file:para<TAB>verdict` lines
+(matched by opening text, as the importer matches). With `--verdicts`, a file of `file:para<TAB>verdict` lines
 (good, passable or bad), it adds a verdict column and a count, so a judging can be repeated and
 compared. Not used by the build or the tests.
 """
@@ -22,14 +22,14 @@ sys.path.insert(0, str(ROOT))
 
 from catalogue.cleaning import clean_abstract  # noqa: E402
 from catalogue.derive import derived_title, slug_source, slugify  # noqa: E402
-from catalogue.metadata import read_metadata  # noqa: E402
+from catalogue.metadata import PaperFacts, match_facts, read_metadata  # noqa: E402
 from catalogue.rawlist import read_list  # noqa: E402
 from catalogue.report import Report  # noqa: E402
 
 
-def real_titles(paths: list[Path], report: Report) -> dict[tuple[str, int], str]:
-    """Real titles by (list file name, paragraph)."""
-    return {(f.file, f.para): f.title for path in paths for f in read_metadata(path, report)}
+def real_titles(paths: list[Path], report: Report) -> list[PaperFacts]:
+    """Every metadata row, matched to abstracts as the importer matches them (by opening text)."""
+    return [fact for path in paths for fact in read_metadata(path, report)]
 
 
 def read_verdicts(path: Path | None) -> dict[str, str]:
@@ -66,8 +66,8 @@ def main() -> int:
         body = clean_abstract(raw.text)
         title = derived_title(body)
         key = f"{raw.path.name[:3]}:{raw.paragraph}"
-        row = [key, title, slugify(slug_source(title, body)),
-               titles.get((raw.path.name, raw.paragraph), "?")]
+        fact = match_facts(raw, titles, report)
+        row = [key, title, slugify(slug_source(title, body)), fact.title if fact else "?"]
         if verdicts:
             row.append(verdicts.get(key, "?"))
             counts[row[-1]] += 1

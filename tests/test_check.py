@@ -120,3 +120,15 @@ def test_check_notices_a_source_that_points_at_nothing(scratch):
         "into content/sources/, or delete the line",
         "papers/c.md:7: warning: `source: list.txt:2`: no abstract starts at that line — write the line the "
         "abstract starts on in that list"]
+
+
+def test_a_merge_conflict_in_a_template_or_a_stylesheet_is_an_error(scratch, tmp_path):
+    scratch.write("content/papers/a.md", paper("a", "A"))
+    for folder, name in (("templates", "paper.html"), ("static", "style.css")):
+        copy = tmp_path / folder
+        shutil.copytree(PROJECT_ROOT / folder, copy)
+        text = (copy / name).read_text()
+        (copy / name).write_text("<<<<<<< HEAD\n" + text + "=======\n" + text + ">>>>>>> theirs\n")
+        done = run_check("--content", str(scratch.content), f"--{folder}", str(copy))
+        assert done.returncode == 1 and f"{copy / name}:1: an unresolved merge conflict" in done.stderr
+        shutil.rmtree(copy)

@@ -256,3 +256,20 @@ def test_update_never_moves_a_published_slug(scratch, lists):
     text = icv.read_text()
     assert f"slug: {icv.stem}\n" in text and "aliases: []" in text
     assert "title: 'In-context Vectors: Making In Context Learning More Effective'" in text
+
+
+def test_rows_for_lists_imported_before_are_not_reported_as_unmatched(scratch, lists):
+    scratch.write("content/sources/older.txt", "ICML 2024 Papers\n\nAn older list.\n")
+    metadata = scratch.root / "lists/metadata.tsv"
+    metadata.write_text(METADATA + "older.txt\t1\tAn older abstract begins here\tOld\t\t\t\thigh\n")
+    report, _ = run_import(scratch, lists)
+    assert not [w for w in report.warnings if "begins no abstract" in w.message]
+
+
+def test_update_without_metadata_is_refused(scratch, lists):
+    import subprocess
+    import sys
+    from catalogue.config import PROJECT_ROOT
+    done = subprocess.run([sys.executable, str(PROJECT_ROOT / "build.py"), "import", str(lists[0]), "--update",
+                           "--content", str(scratch.content)], capture_output=True, text=True)
+    assert done.returncode == 2 and "import --update needs --metadata FILE" in done.stderr

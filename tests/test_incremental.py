@@ -146,3 +146,14 @@ def test_a_retitled_paper_is_retitled_in_the_related_lists_that_show_it(live):
     result = rebuild(rocketkv)  # with the path, as watch mode passes it: the incremental way
     assert "RocketKV: Three-Stage KV Cache Compression</a>" in (root / "live/papers/icv/index.html").read_text()
     assert {"papers/icv/index.html", "papers/samba/index.html", "map/index.html"} <= set(result.written)
+
+
+def test_an_edit_to_the_venues_file_rewrites_what_shows_the_venue(live):
+    """A venue's full name is on its page and in every citation of its papers."""
+    project, root, rebuild = live
+    venues = project.content / "venues.yaml"
+    venues.write_text(venues.read_text().replace("title: International Conference on Learning Representations",
+                                                 "title: The Thirteenth International Conference on Learning Representations"))
+    result = rebuild(venues)
+    assert {"venues/iclr-2025/index.html", "papers/samba/index.html", "papers/samba/cite.bib"} <= set(result.written)
+    assert "The Thirteenth International" in (root / "live/papers/samba/cite.bib").read_text()

@@ -19,9 +19,10 @@ import pytest
 from PIL import Image
 
 from catalogue import social
-from catalogue.builder import build_site
+from catalogue.builder import build_site, check_site
 from catalogue.config import PROJECT_ROOT
 from catalogue.report import ContentError, Report
+from conftest import paper
 
 BASE = "https://example.org/catalogue/"
 
@@ -198,8 +199,37 @@ def test_a_paper_made_a_draft_is_dropped_from_what_is_published(small_site):
     path.write_text(path.read_text().replace("tags:", "draft: true\ntags:"))
     watch_like = small_site.config(search=False, ledger=ledger, drafts=True, site_files=False,
                                    out_dir=small_site.root / "preview")
-    with pytest.raises(ContentError, match="/papers/icv/ was published"):
+    with pytest.raises(ContentError, match="/papers/icv/ was published") as error:
         build_site(watch_like, Report())  # a preview shows the draft, and still says it would vanish
+    assert error.value.diagnostics[0].hint.startswith("its paper is now a draft: remove `draft: true`")
+
+
+def test_a_link_to_a_draft_is_broken_in_every_mode(small_site):
+    """A preview renders drafts, a published build does not: a link from a published page to a
+    draft must fail in both (and in check), not only once it is published."""
+    small_site.write("content/papers/soon.md", paper("soon", "Soon", extra="draft: true\n"))
+    path = small_site.content / "papers/icv.md"
+    path.write_text(path.read_text() + "\nSee [the next one](/papers/soon/).\n")
+    line = path.read_text().count("\n")
+    for config, problem in ((small_site.config(search=False), "leads to no page"),
+                            (small_site.config(search=False, drafts=True, site_files=False,
+                                               out_dir=small_site.root / "preview"), "leads to a draft")):
+        with pytest.raises(ContentError) as error:
+            build_site(config, Report())
+        assert str(error.value).startswith(f"{path}:{line}: the link /papers/soon/ {problem}")
+    with pytest.raises(ContentError, match="the link /papers/soon/ leads to a draft"):
+        check_site(small_site.config(search=False), Report())
+
+
+def test_a_redirect_must_lead_to_a_page_and_keep_an_address_no_page_has(small_site):
+    redirects = small_site.write("content/redirects.txt", "/old/ /papers/nowhere/\n/papers/samba/ /papers/icv/\n"
+                                                         "/themes/x/feed.xml /nofeed.xml\n")
+    with pytest.raises(ContentError) as error:
+        build_site(small_site.config(search=False), Report())
+    assert [str(d) for d in error.value.diagnostics] == [
+        f"{redirects}:1: the redirect leads to /papers/nowhere/, which is no page — point it at a page of the site",
+        f"{redirects}:2: /papers/samba/ is a page of the site — a redirect keeps an address no page has: delete this line",
+        f"{redirects}:3: the redirect leads to /nofeed.xml, which is no page — point it at a page of the site"]
 
 
 def test_a_feed_can_be_kept_by_a_redirect_to_another_file(small_site):

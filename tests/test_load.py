@@ -210,10 +210,14 @@ def test_placeholder_addresses_from_examples_are_refused(scratch, line):
         f"papers/a.md:7: `{line.split(':')[0]}` is a placeholder, not an address")
 
 
-def test_a_copied_fingerprint_is_refused(scratch):
-    errors = errors_for(scratch, {"a.md": paper("a", "A", extra="fingerprint: 07e14a389e9eb81d\n"),
-                                  "b.md": paper("b", "B", extra="fingerprint: 07e14a389e9eb81d\n")})
-    assert errors == ["papers/b.md:7: fingerprint `07e14a389e9eb81d` is also papers/a.md's — a fingerprint "
+def test_a_copied_fingerprint_is_refused_in_the_copy(scratch):
+    """The file whose abstract the fingerprint is keeps it, whatever the files are called."""
+    from catalogue.load import fingerprint
+    body = "We compress the KV cache with sparse attention."
+    print_of_z = fingerprint(body)
+    errors = errors_for(scratch, {"a.md": paper("a", "A", body="Another abstract.", extra=f"fingerprint: {print_of_z}\n"),
+                                  "z.md": paper("z", "Z", body=body, extra=f"fingerprint: {print_of_z}\n")})
+    assert errors == [f"papers/a.md:7: fingerprint `{print_of_z}` is also papers/z.md's — a fingerprint "
                       "identifies one imported abstract: delete this line if you copied it, or delete the "
                       "paper if it is the same one"]
 
@@ -222,13 +226,18 @@ def test_paper_files_with_other_endings_are_reported_not_skipped_quietly(scratch
     scratch.write("content/papers/a.md", paper("a", "A"))
     scratch.write("content/papers/b.markdown", paper("b", "B"))
     scratch.write("content/papers/c.MD", paper("c", "C"))
+    scratch.write("content/papers/a.md.orig", paper("a", "A"))
+    scratch.write("content/papers/more/d.md", paper("d", "D"))
     scratch.write("content/papers/.c.md.swp", "swap")
     scratch.write("content/papers/a.md~", "backup")
     assert errors_for(scratch, {}) == [
+        "papers/a.md.orig: not read: a copy of a paper file, it seems — delete it, or move it out of content/papers/",
         "papers/b.markdown: not read: only `.md` files in content/papers/ are papers — rename it to `b.md`, "
         "or move it out of content/papers/",
         "papers/c.MD: not read: only `.md` files in content/papers/ are papers — rename it to `c.md`, "
-        "or move it out of content/papers/"]
+        "or move it out of content/papers/",
+        "papers/more: not read: papers in folders inside content/papers/ are not papers — move its .md files up "
+        "into content/papers/, and the folder out"]
 
 
 def test_a_tag_removed_from_the_taxonomy_is_said_to_be_removed(scratch):
@@ -270,3 +279,32 @@ def test_the_papers_own_pages_are_accepted_with_their_pdf(scratch):
         ("OpenReview", "https://openreview.net/pdf?id=SPS6HzVzyt"),
         ("PMLR", "https://proceedings.mlr.press/v267/hu25f/hu25f.pdf"),
         ("Paper", "https://arxiv.org/pdf/2406.07522")]
+
+
+def test_a_valid_multi_line_quote_is_not_blamed_for_a_later_error(scratch):
+    text = paper("a", "A").replace('title: "A"', 'title: "A long title\n  continued here"').replace(
+        "tags: [kv-cache, sparse-attention]", "tags: [kv-cache, sparse-attention")
+    assert errors_for(scratch, {"a.md": text})[0].startswith("papers/a.md:7: invalid YAML: did not find expected")
+
+
+def test_the_same_venue_twice_in_the_venues_file_is_named_at_its_line(scratch):
+    scratch.write("content/venues.yaml", "venues:\n  - {name: ICLR, year: 2025, title: A}\n"
+                                         "  - {name: Iclr, year: 2025, title: B}\n")
+    assert errors_for(scratch, {}) == ["venues.yaml:3: venue `Iclr 2025` is listed twice (as `ICLR 2025` too) — "
+                                       "remove one of them"]
+
+
+def test_a_volume_index_is_no_papers_page(scratch):
+    assert errors_for(scratch, {"a.md": paper("a", "A", extra="url: https://proceedings.mlr.press/v267/\n")})[0] \
+        .startswith("papers/a.md:7: `url` is not the paper's own page")
+
+
+def test_with_fields_keeps_comments_blank_lines_and_line_ends(scratch):
+    from catalogue.load import read_source, with_fields
+    text = ("---\ntitle: Old\n# checked by hand, keep\n\ntitle_source: derived\nslug: a\nvenue: ICML 2024\n"
+            "tags: [kv-cache,\n  sparse-attention]\n# the end\n---\n\nBody.\n")
+    path = scratch.write("content/papers/a.md", "")
+    path.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
+    new = with_fields(read_source(path), {"title": "New: A", "tags": ["kv-cache"], "arxiv": "2406.07522"})
+    assert new == "\ufeff" + text.replace("title: Old", "title: 'New: A'").replace(
+        "tags: [kv-cache,\n  sparse-attention]", "arxiv: '2406.07522'\ntags: [kv-cache]").replace("\n", "\r\n")

@@ -231,17 +231,23 @@ def test_two_branches_that_each_add_a_paper_merge_cleanly(project):
     (project / ".gitignore").write_text("site/\n.cache/\n.site-watch/\n")
     git(project, "add", "-A")
     assert git(project, "commit", "-qm", "the catalogue").returncode == 0
-    add_paper(project, "add-alpha", "alphakv")
-    add_paper(project, "add-omega", "omegakv")
+    assert git(project, "check-attr", "merge", "published-urls.txt").stdout.strip() == "published-urls.txt: merge: union"
+    add_paper(project, "add-one", "samba-kva")  # both land right after /papers/samba/: the very lines
+    add_paper(project, "add-two", "samba-kvb")  # a line-based merge calls a conflict
     git(project, "checkout", "-q", "main")
-    assert git(project, "merge", "-q", "add-alpha").returncode == 0
-    merged = git(project, "merge", "-q", "--no-edit", "add-omega")
-    assert merged.returncode == 0, merged.stdout + merged.stderr  # without .gitattributes: CONFLICT (content)
+    assert git(project, "merge", "-q", "add-one").returncode == 0
+    merged = git(project, "merge", "-q", "--no-edit", "add-two")
+    assert merged.returncode == 0, merged.stdout + merged.stderr
     ledger = (project / "published-urls.txt").read_text()
-    assert "<<<<<<<" not in ledger and "/papers/alphakv/" in ledger and "/papers/omegakv/" in ledger
+    assert "<<<<<<<" not in ledger and "/papers/samba-kva/" in ledger and "/papers/samba-kvb/" in ledger
     assert run(project, "--no-images", "--no-search").returncode == 0
     urls = [line for line in (project / "published-urls.txt").read_text().splitlines() if not line.startswith("#")]
-    assert urls == sorted(set(urls)) and {"/papers/alphakv/", "/papers/omegakv/"} <= set(urls)
+    assert urls == sorted(set(urls)) and {"/papers/samba-kva/", "/papers/samba-kvb/"} <= set(urls)
+    git(project, "checkout", "-q", "-b", "without-union", "main~2")  # the same merge, without the union
+    (project / ".gitattributes").write_text("")
+    git(project, "commit", "-qam", "no union merge")
+    assert git(project, "merge", "-q", "add-one").returncode == 0
+    assert "CONFLICT" in git(project, "merge", "--no-edit", "add-two").stdout
 
 
 def test_a_conflict_left_in_a_paper_is_an_error_at_its_line_in_every_mode(project):
