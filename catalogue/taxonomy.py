@@ -7,8 +7,7 @@ from pathlib import Path
 
 from . import yamltext
 from .model import SLUG_PATTERN, Tag, Taxonomy, Theme
-from .report import ContentError, Report
-from .textfile import read_text
+from .report import Report
 
 TAXONOMY_FILE = "taxonomy.yaml"
 MAX_SUGGESTED_TAGS = 5
@@ -19,20 +18,10 @@ THEME_KEYS = {"id", "title", "description", "tags"}
 def load_taxonomy(content_dir: Path, report: Report) -> Taxonomy | None:
     """Read `content/taxonomy.yaml`; report every problem; None if it is unusable."""
     path = content_dir / TAXONOMY_FILE
-    if not path.is_file():
-        report.error(path, 0, "the vocabulary file is missing",
-                     "create it with `tags:` and `themes:` lists (see README, Curating)")
+    found = yamltext.read_lists(path, ("tags", "themes"), "vocabulary", "see README, Curating", report)
+    if found is None:
         return None
-    try:
-        data, lines = yamltext.parse(read_text(path), path)
-    except ContentError as error:
-        report.extend(error.diagnostics)
-        return None
-    if not isinstance(data, dict) or not isinstance(data.get("tags"), list) \
-            or not isinstance(data.get("themes"), list):
-        report.error(path, 1, "expected two lists, `tags:` and `themes:`",
-                     "see README, Curating, for the shape of this file")
-        return None
+    data, lines = found
     errors_before = len(report.errors)
     tags = _read_tags(data["tags"], path, lines, report)
     themes = _read_themes(data["themes"], tags, path, lines, report)

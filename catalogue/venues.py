@@ -11,8 +11,7 @@ from pathlib import Path
 
 from . import yamltext
 from .model import URL_PATTERN, Venue
-from .report import ContentError, Report
-from .textfile import read_text
+from .report import Report
 
 VENUES_FILE = "venues.yaml"
 VENUE_KEYS = {"name": str, "year": int, "title": str, "proceedings": str}
@@ -23,18 +22,10 @@ HOW = "see README, Curating: each venue has a name, a year, a title and maybe a 
 def load_venues(content_dir: Path, report: Report) -> dict[str, Venue] | None:
     """Read `content/venues.yaml`: venues by label (`ICLR 2025`); None if it is unusable."""
     path = content_dir / VENUES_FILE
-    if not path.is_file():
-        report.error(path, 0, "the venues file is missing",
-                     f"create it with a `venues:` list ({HOW})")
+    found = yamltext.read_lists(path, ("venues",), "venues", HOW, report)
+    if found is None:
         return None
-    try:
-        data, lines = yamltext.parse(read_text(path), path)
-    except ContentError as error:
-        report.extend(error.diagnostics)
-        return None
-    if not isinstance(data, dict) or not isinstance(data.get("venues"), list) or set(data) != {"venues"}:
-        report.error(path, 1, "expected one list, `venues:`", HOW)
-        return None
+    data, lines = found
     errors_before = len(report.errors)
     venues: dict[str, Venue] = {}
     for index, item in enumerate(data["venues"]):

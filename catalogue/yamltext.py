@@ -8,12 +8,36 @@ from typing import Any
 
 import yaml
 
-from .report import ContentError, Diagnostic
+from .report import ContentError, Diagnostic, Report
+from .textfile import read_text
 
 KeyPath = tuple[Any, ...]
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: ten times faster
 # `key: "text` or `key: 'text` with no closing quote on its line (our fields are one line each)
 _UNCLOSED_QUOTE = re.compile(r"""^\s*(?:- |[\w-]+:\s+)(?:(?P<quote>")(?:[^"\\]|\\.)*|(?P<single>')(?:[^']|'')*)$""")
+
+
+def read_lists(path: Path, keys: tuple[str, ...], what: str, how: str,
+               report: Report) -> tuple[dict[str, list], dict[KeyPath, int]] | None:
+    """A YAML file of top-level lists (`tags:` and `themes:`), with the line of every value;
+    None, with the problem reported, if it is missing, invalid or shaped otherwise."""
+    if not path.is_file():
+        report.error(path, 0, f"the {what} file is missing", f"create it with {_listed(keys)} ({how})")
+        return None
+    try:
+        data, lines = parse(read_text(path), path)
+    except ContentError as error:
+        report.extend(error.diagnostics)
+        return None
+    if not isinstance(data, dict) or set(data) != set(keys) or not all(isinstance(data[k], list) for k in keys):
+        report.error(path, 1, f"expected {_listed(keys)} and nothing else", how)
+        return None
+    return data, lines
+
+
+def _listed(keys: tuple[str, ...]) -> str:
+    names = [f"`{key}:`" for key in keys]
+    return " and ".join(names) + (" lists" if len(names) > 1 else " list")
 
 
 def parse(text: str, path: Path | str, first_line: int = 1) -> tuple[Any, dict[KeyPath, int]]:

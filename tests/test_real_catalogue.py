@@ -9,19 +9,14 @@ from __future__ import annotations
 
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import threading
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from catalogue.config import PROJECT_ROOT
-from test_watch import Events
+from test_watch import Events, WatchProcess
 
 COPIED = ("build.py", "catalogue", "templates", "static", "content", "published-urls.txt", "netlify.toml",
           ".gitattributes")
@@ -69,36 +64,16 @@ def project(built, tmp_path) -> Path:
     return copy_project(tmp_path / "project", built)
 
 
-class Watching:
-    """`python build.py --watch --port 0` in a project folder, read line by line."""
+class Watching(WatchProcess):
+    """`python build.py --watch --port 0` in a project folder, with a browser's reload stream."""
 
     def __init__(self, project: Path):
-        self.lines: list[str] = []
-        self.process = subprocess.Popen([sys.executable, "build.py", "--watch", "--port", "0"], cwd=project,
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        threading.Thread(target=lambda: self.lines.extend(line.rstrip("\n") for line in self.process.stdout),
-                         daemon=True).start()
-        deadline = time.monotonic() + 60
-        while not any(line.startswith("Serving ") for line in self.lines):
-            assert self.process.poll() is None and time.monotonic() < deadline, "\n".join(self.lines)
-            time.sleep(0.05)
-        self.url = next(line for line in self.lines if line.startswith("Serving ")).split()[1]
+        super().__init__(project, startup_seconds=60, as_is=True)
         self.events = Events(self.url)
-
-    def get(self, path: str) -> tuple[int, str]:
-        try:
-            with urllib.request.urlopen(self.url + path, timeout=10) as response:
-                return response.status, response.read().decode()
-        except urllib.error.HTTPError as error:
-            return error.code, error.read().decode()
 
     def stop(self) -> None:
         self.events.close()
-        self.process.send_signal(signal.SIGINT)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        super().stop()
 
 
 @pytest.fixture

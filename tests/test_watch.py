@@ -63,15 +63,17 @@ class Events:
 class WatchProcess:
     """`build.py --watch` on a copy of a small site, with its output read line by line."""
 
-    def __init__(self, root: Path, *extra: str, startup_seconds: float = STARTUP_SECONDS):
+    def __init__(self, root: Path, *extra: str, startup_seconds: float = STARTUP_SECONDS, as_is: bool = False):
+        """With `as_is`, run the project's own `build.py --watch --port 0` in `root`, as the README
+        says; else this checkout's, pointed at the folders of `root`."""
         self.root = root
         self.startup_seconds = startup_seconds
         self.lines: list[str] = []
+        folders = [] if as_is else ["--content", str(root / "content"), "--out", str(root / "out"),
+                                    "--templates", str(root / "templates"), "--static", str(root / "static")]
         self.process = subprocess.Popen(
-            [sys.executable, str(PROJECT_ROOT / "build.py"), "--watch", "--port", "0",
-             "--content", str(root / "content"), "--out", str(root / "out"),
-             "--templates", str(root / "templates"), "--static", str(root / "static"), *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=root)
+            [sys.executable, "build.py" if as_is else str(PROJECT_ROOT / "build.py"), "--watch", "--port", "0",
+             *folders, *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=root)
         threading.Thread(target=self._read, daemon=True).start()
         self.url = self._wait_for_url()
 
