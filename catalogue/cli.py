@@ -7,13 +7,13 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from .builder import build_site
+from .pipeline import build_site
 from .check import run_check
 from .config import DEFAULT_BASE_URL, LEDGER_FILE, PROJECT_ROOT, SiteConfig
-from .importer import import_lists
+from .importer.lists import import_lists
 from .report import ContentError, terminal_report
-from .search import SearchIndexError
-from .watch import serve_and_watch
+from .output.search import SearchIndexError
+from .serve.watch import serve_and_watch
 
 WATCH_DIR = ".site-watch"
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .report import ContentError, Diagnostic
-from .textfile import read_lines
+from .files import read_lines
 
 HEADER = ("# Every URL path this catalogue has published, one a line, sorted (kept by build.py);\n"
           "# author pages come and go with the papers' metadata and are not kept.\n"

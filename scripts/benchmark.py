@@ -40,7 +40,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "scripts")]
 
-from catalogue.links import check_links  # noqa: E402
+from catalogue.output.links import check_links  # noqa: E402
 from synthetic import generate  # noqa: E402
 
 PYTHON = sys.executable
@@ -177,7 +177,7 @@ import json, sys, time
 from dataclasses import replace
 from pathlib import Path
 sys.path.insert(0, {root!r})
-from catalogue.builder import Builder
+from catalogue.pipeline import Builder
 from catalogue.config import SiteConfig
 from catalogue.report import Report
 content, out = Path({content!r}), Path({out!r})

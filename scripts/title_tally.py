@@ -20,10 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from catalogue.cleaning import clean_abstract  # noqa: E402
-from catalogue.derive import derived_title, slug_source, slugify  # noqa: E402
-from catalogue.metadata import PaperFacts, match_facts, read_metadata  # noqa: E402
-from catalogue.rawlist import read_list  # noqa: E402
+from catalogue.importer.cleaning import clean_abstract  # noqa: E402
+from catalogue.importer.derive import derived_title, slug_source, slugify  # noqa: E402
+from catalogue.importer.metadata import PaperFacts, match_facts, read_metadata  # noqa: E402
+from catalogue.importer.rawlist import read_list  # noqa: E402
 from catalogue.report import Report  # noqa: E402
 
 

@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
-from catalogue.builder import build_site
+from catalogue.pipeline import build_site
 from catalogue.config import PROJECT_ROOT
-from catalogue.links import check_links
+from catalogue.output.links import check_links
 from catalogue.config import SiteConfig
 from catalogue.report import ContentError, Report
 from conftest import paper
@@ -250,7 +250,7 @@ def tree(folder):
 
 
 def test_a_build_on_two_processes_equals_one_on_one(small_site, tmp_path, monkeypatch):
-    from catalogue import render
+    from catalogue.render import renderer as render
     venues = small_site.content / "venues.yaml"
     venues.write_text(venues.read_text() + "".join(f"  - {{name: ICML, year: {2010 + n}, title: ICML}}\n" for n in range(12)))
     for number in range(12):  # enough groups for both processes to have work
@@ -267,7 +267,7 @@ def test_a_build_on_two_processes_equals_one_on_one(small_site, tmp_path, monkey
 
 @pytest.mark.parametrize("failing", ["paper.html", "tag.html"])
 def test_a_template_failing_in_either_process_stops_the_build_whole(built, tmp_path, monkeypatch, failing):
-    from catalogue import render
+    from catalogue.render import renderer as render
     monkeypatch.setattr(render, "FORK_MIN_PAGES", 0)
     site, _ = built
     templates = tmp_path / "templates"

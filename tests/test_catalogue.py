@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from catalogue.builder import build_site
+from catalogue.pipeline import build_site
 from catalogue.config import PROJECT_ROOT, SiteConfig
-from catalogue.load import load_catalogue
+from catalogue.content.loader import load_catalogue
 from catalogue.report import Report
 from linkcheck import broken_links
 

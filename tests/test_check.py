@@ -5,7 +5,7 @@ import sys
 
 from catalogue.check import curation_report, near_duplicates
 from catalogue.config import PROJECT_ROOT
-from catalogue.load import load_catalogue
+from catalogue.content.loader import load_catalogue
 from catalogue.report import Report
 from conftest import paper
 

@@ -1,6 +1,6 @@
 import pytest
 
-from catalogue.cleaning import clean_abstract, leftover_latex
+from catalogue.importer.cleaning import clean_abstract, leftover_latex
 
 
 @pytest.mark.parametrize("raw, clean", [

@@ -2,8 +2,8 @@ import re
 
 import pytest
 
-from catalogue.cleaning import clean_abstract
-from catalogue.derive import (MAX_TITLE, derived_title, find_links, method_name, slug_source,
+from catalogue.importer.cleaning import clean_abstract
+from catalogue.importer.derive import (MAX_TITLE, derived_title, find_links, method_name, slug_source,
                               slugify, unique_slug)
 
 SAMBA = ("Efficiently modeling sequences with infinite context length has long been a challenging "

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from catalogue.builder import build_site
+from catalogue.pipeline import build_site
 from catalogue.report import ContentError, Report
 from conftest import TAXONOMY, VENUES, Scratch, paper
 

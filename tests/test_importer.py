@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from catalogue.importer import import_lists
-from catalogue.load import load_catalogue
+from catalogue.importer.lists import import_lists
+from catalogue.content.loader import load_catalogue
 from catalogue.report import ContentError, Report
 
 SAMBA = ("Efficiently modeling sequences with infinite context length has long been a challenging "

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from catalogue.builder import Builder
+from catalogue.pipeline import Builder
 from catalogue.report import ContentError, Report
 from conftest import paper
 

@@ -18,8 +18,8 @@ import feedparser
 import pytest
 from PIL import Image
 
-from catalogue import social
-from catalogue.builder import build_site, check_site
+from catalogue.render import social
+from catalogue.pipeline import build_site, check_site
 from catalogue.config import PROJECT_ROOT
 from catalogue.report import ContentError, Report
 from conftest import paper

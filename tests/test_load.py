@@ -1,6 +1,6 @@
 import pytest
 
-from catalogue.load import load_catalogue
+from catalogue.content.loader import load_catalogue
 from catalogue.report import ContentError, Report
 from conftest import paper
 
@@ -212,7 +212,7 @@ def test_placeholder_addresses_from_examples_are_refused(scratch, line):
 
 def test_a_copied_fingerprint_is_refused_in_the_copy(scratch):
     """The file whose abstract the fingerprint is keeps it, whatever the files are called."""
-    from catalogue.load import fingerprint
+    from catalogue.content.loader import fingerprint
     body = "We compress the KV cache with sparse attention."
     print_of_z = fingerprint(body)
     errors = errors_for(scratch, {"a.md": paper("a", "A", body="Another abstract.", extra=f"fingerprint: {print_of_z}\n"),
@@ -300,7 +300,7 @@ def test_a_volume_index_is_no_papers_page(scratch):
 
 
 def test_with_fields_keeps_comments_blank_lines_and_line_ends(scratch):
-    from catalogue.load import read_source, with_fields
+    from catalogue.content.loader import read_source, with_fields
     text = ("---\ntitle: Old\n# checked by hand, keep\n\ntitle_source: derived\nslug: a\nvenue: ICML 2024\n"
             "tags: [kv-cache,\n  sparse-attention]\n# the end\n---\n\nBody.\n")
     path = scratch.write("content/papers/a.md", "")

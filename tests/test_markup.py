@@ -1,6 +1,6 @@
 import pytest
 
-from catalogue.markup import Markup, excerpt, plain_text
+from catalogue.render.markup import Markup, excerpt, plain_text
 
 
 def test_math_becomes_mathml_and_keeps_underscores_and_stars():

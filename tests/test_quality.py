@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from catalogue.builder import build_site
+from catalogue.pipeline import build_site
 from catalogue.config import SiteConfig
 from catalogue.report import Report
 from siteserver import SiteServer

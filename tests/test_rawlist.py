@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from catalogue.model import Venue
-from catalogue.rawlist import parse_header, read_list
+from catalogue.content.model import Venue
+from catalogue.importer.rawlist import parse_header, read_list
 from catalogue.report import Report
 
 ABSTRACT = ("We study how transformers use long inputs and propose a simple method that keeps "

@@ -13,9 +13,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from catalogue.builder import build_site
+from catalogue.pipeline import build_site
 from catalogue.config import PROJECT_ROOT, SiteConfig
-from catalogue.load import load_catalogue
+from catalogue.content.loader import load_catalogue
 from catalogue.report import Report
 from siteserver import SiteServer
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from catalogue.server import DevServer
+from catalogue.serve.server import DevServer
 
 
 @pytest.fixture

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from catalogue.model import Paper, Venue
-from catalogue.similarity import RELATED_COUNT, Vocabulary, compute, terms
+from catalogue.content.model import Paper, Venue
+from catalogue.relate.similarity import RELATED_COUNT, Vocabulary, compute, terms
 
 TOPICS = {
     "cache": ("kv-cache", "eviction budget quantised cache entries heads retained tokens decoding memory"),

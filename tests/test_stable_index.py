@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from catalogue import cbor
-from catalogue.builder import build_site
+from catalogue.output import cbor
+from catalogue.pipeline import build_site
 from catalogue.report import Report
-from catalogue.search import make_stable
+from catalogue.output.search import make_stable
 
 VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-2**63, 2**64 - 1) | st.text() | st.binary(),

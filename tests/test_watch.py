@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from catalogue.builder import Builder
+from catalogue.pipeline import Builder
 from catalogue.config import PROJECT_ROOT
 from catalogue.report import Report
 from conftest import paper
@@ -279,7 +279,7 @@ def test_search_index_is_refreshed_after_a_quiet_moment(small_site):
 
 
 def test_no_kind_of_event_is_lost_when_two_come_at_once(tmp_path):
-    from catalogue.server import DevServer
+    from catalogue.serve.server import DevServer
     server = DevServer(tmp_path, port=0)
     try:
         seen: dict[str, int] = {}
@@ -295,8 +295,8 @@ def test_no_kind_of_event_is_lost_when_two_come_at_once(tmp_path):
 def test_related_papers_refreshed_in_the_background_end_as_a_clean_build(small_site):
     """At scale, watch mode renders with the last related papers and refreshes them in a thread;
     once it settles the output is the clean build's. Here the inline limit is lowered to 0."""
-    from catalogue.server import DevServer
-    from catalogue.watch import Watcher
+    from catalogue.serve.server import DevServer
+    from catalogue.serve.watch import Watcher
     root = small_site.root
     config = small_site.config(search=False, drafts=True, site_files=False, out_dir=root / "out")
     server = DevServer(config.out_dir, port=0)

@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import sparse
 
-from .model import Catalogue, Paper
+from ..content.model import Catalogue, Paper
 
 RELATED_COUNT = 5
 MIN_SCORE = 0.08  # below this, "related" would be noise

@@ -14,12 +14,12 @@ from typing import Any, NamedTuple
 import yaml
 
 from . import yamltext
-from .ledger import ids, read_ledger
+from ..ledger import ids, read_ledger
 from .model import SLUG_PATTERN, URL_PATTERN, Catalogue, Paper, Taxonomy, Venue
 from .paperlinks import ARXIV_ID, arxiv_id_in, paper_page, placeholder
-from .report import ContentError, Diagnostic, Report
+from ..report import ContentError, Diagnostic, Report
 from .taxonomy import TAXONOMY_FILE, load_taxonomy
-from .textfile import read_lines
+from ..files import read_lines
 from .venues import VENUES_FILE, load_venues, unknown_venue_hint
 
 PAPERS_DIR = "papers"

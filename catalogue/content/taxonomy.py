@@ -7,7 +7,7 @@ from pathlib import Path
 
 from . import yamltext
 from .model import SLUG_PATTERN, Tag, Taxonomy, Theme
-from .report import Report
+from ..report import Report
 
 TAXONOMY_FILE = "taxonomy.yaml"
 MAX_SUGGESTED_TAGS = 5

@@ -20,19 +20,19 @@ import jinja2
 import jinja2.meta
 import markupsafe
 
-from .config import SiteConfig
+from ..config import SiteConfig
 from .cite import bibtex, bibtex_file, conference
 from .markup import Markup, excerpt, plain_text
 from .social import VERSION as SOCIAL_VERSION
 from .social import social_image
 from collections import Counter
 
-from .model import Catalogue, Listing, Paper, Taxonomy, Theme, Venue, author_slug
-from .ledger import dropped, read_ledger
-from .load import REDIRECTS_FILE, Redirect, body_line
-from .report import ContentError, Diagnostic, Report
-from .similarity import NOTHING, Similarity
-from .textfile import refuse_conflict
+from ..content.model import Catalogue, Listing, Paper, Taxonomy, Theme, Venue, author_slug
+from ..ledger import dropped, read_ledger
+from ..content.loader import REDIRECTS_FILE, Redirect, body_line
+from ..report import ContentError, Diagnostic, Report
+from ..relate.similarity import NOTHING, Similarity
+from ..files import refuse_conflict
 
 NAV_TEMPLATE = "_nav.html"
 ITEM_TEMPLATE = "_paper_item.html"

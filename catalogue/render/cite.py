@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import re
 
-from .model import Paper, Venue
+from ..content.model import Paper, Venue
 
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_",
             "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import unquote, urlsplit
 
-from .load import body_line
-from .model import Catalogue, Paper
-from .report import Diagnostic
+from ..content.loader import body_line
+from ..content.model import Catalogue, Paper
+from ..report import Diagnostic
 
 _LINK_ATTRIBUTES = (b' href="', b' src="', b' action="')
 TO_A_DRAFT = "leads to a draft, which is not published"

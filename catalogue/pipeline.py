@@ -12,13 +12,13 @@ from pathlib import Path
 
 from .config import PROJECT_ROOT, SiteConfig
 from .ledger import record
-from .links import check_links, explain, written_by_curators
-from .load import ContentLoader
-from .model import Catalogue
-from .render import RenderResult, SiteRenderer
+from .output.links import check_links, explain, written_by_curators
+from .content.loader import ContentLoader
+from .content.model import Catalogue
+from .render.renderer import RenderResult, SiteRenderer
 from .report import ContentError, Diagnostic, Report
-from .search import INDEX_DIR, index_site
-from .similarity import SimilarityCache
+from .output.search import INDEX_DIR, index_site
+from .relate.similarity import SimilarityCache
 
 _STAGING_PREFIX = ".build-"
 SIMILARITY_INLINE_LIMIT = 200  # papers: up to here related papers take ~20 ms, so a rebuild waits for them

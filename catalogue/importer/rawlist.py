@@ -6,9 +6,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .model import Venue
-from .report import ContentError, Report
-from .textfile import read_text
+from ..content.model import Venue
+from ..report import ContentError, Report
+from ..files import read_text
 
 MIN_ABSTRACT_WORDS = 20
 MAX_HEADER_WORDS = 12

@@ -10,7 +10,7 @@ import markdown
 import nh3
 from latex2mathml.converter import convert as latex_to_mathml
 
-from .cleaning import MATH
+from ..importer.cleaning import MATH
 
 _PLACEHOLDER = "\u2063MATH{}\u2063"
 _PLACEHOLDER_PATTERN = re.compile("\u2063MATH(\\d+)\u2063")

@@ -7,11 +7,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .model import URL_PATTERN
-from .paperlinks import ARXIV_ID, arxiv_id_in
+from ..content.model import URL_PATTERN
+from ..content.paperlinks import ARXIV_ID, arxiv_id_in
 from .rawlist import RawPaper
-from .report import ContentError, Report
-from .textfile import read_lines
+from ..report import ContentError, Report
+from ..files import read_lines
 
 REQUIRED_COLUMNS = ("file", "para", "abstract_start", "title", "authors", "arxiv_id")
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from . import yamltext
 from .model import URL_PATTERN, Venue
-from .report import Report
+from ..report import Report
 
 VENUES_FILE = "venues.yaml"
 VENUE_KEYS = {"name": str, "year": int, "title": str, "proceedings": str}

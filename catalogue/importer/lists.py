@@ -10,17 +10,17 @@ from pathlib import Path
 import frontmatter
 
 from .cleaning import clean_abstract, leftover_latex
-from .config import LEDGER_FILE
+from ..config import LEDGER_FILE
 from .derive import derived_title, find_links, slug_source, slugify, unique_slug
-from .ledger import ids, read_ledger
-from .load import FIELD_ORDER, PAPERS_DIR, SOURCES_DIR, PageSource, fingerprint, read_identities, read_source, with_fields
+from ..ledger import ids, read_ledger
+from ..content.loader import FIELD_ORDER, PAPERS_DIR, SOURCES_DIR, PageSource, fingerprint, read_identities, read_source, with_fields
 from .metadata import PaperFacts, match_facts, read_metadata
-from .model import Taxonomy, Venue
-from .paperlinks import paper_page
+from ..content.model import Taxonomy, Venue
+from ..content.paperlinks import paper_page
 from .rawlist import RawPaper, read_list
-from .report import ContentError, Report
-from .taxonomy import load_taxonomy, suggest_tags
-from .venues import VENUES_FILE, load_venues, unknown_venue_hint
+from ..report import ContentError, Report
+from ..content.taxonomy import load_taxonomy, suggest_tags
+from ..content.venues import VENUES_FILE, load_venues, unknown_venue_hint
 
 @dataclass
 class ImportResult:

@@ -19,14 +19,14 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from .builder import MARKER, Builder, claim_output_dir
-from .config import SiteConfig
-from .links import Broken, check_links, explain, find_broken, written_by_curators
-from .load import is_editors_file
-from .report import ContentError, Report
-from .search import SearchIndexError, index_site
+from ..pipeline import MARKER, Builder, claim_output_dir
+from ..config import SiteConfig
+from ..output.links import Broken, check_links, explain, find_broken, written_by_curators
+from ..content.loader import is_editors_file
+from ..report import ContentError, Report
+from ..output.search import SearchIndexError, index_site
 from .server import BUILD_FAILED, DevServer
-from .similarity import compute_in_worker, texts
+from ..relate.similarity import compute_in_worker, texts
 
 QUIET_SECONDS = 0.01  # a burst of events (a git checkout) within this window is one rebuild
 SEARCH_QUIET_SECONDS = 1.0  # Pagefind waits for the edits to settle: it costs seconds at scale

@@ -1,0 +1,1 @@
+"""Catalogue → related papers and the topic map."""

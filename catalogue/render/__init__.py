@@ -1,0 +1,1 @@
+"""Pages → bytes: Jinja templates, Markdown and math, citations, preview images."""
