@@ -9,14 +9,14 @@ from collections import Counter
 from itertools import combinations
 from pathlib import Path
 
-from .pipeline import check_site
 from .config import SiteConfig
-from .importer.derive import slug_source, slugify
-from .content.loader import SOURCES_DIR
 from .content.model import Catalogue
-from .report import ContentError, Diagnostic, Report
+from .content.source import SOURCES_DIR
 from .content.taxonomy import TAXONOMY_FILE
 from .files import read_lines
+from .importer.slugs import slug_source, slugify
+from .pipeline import check_site
+from .report import ContentError, Diagnostic, Report
 
 SHINGLE_WORDS = 5
 NEAR_DUPLICATE = 0.5  # Jaccard similarity of word 5-grams: re-imports and light edits score far above

@@ -7,15 +7,17 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from .pipeline import build_site
 from .check import run_check
 from .config import DEFAULT_BASE_URL, LEDGER_FILE, PROJECT_ROOT, SiteConfig
 from .importer.lists import import_lists
-from .report import ContentError, terminal_report
 from .output.search import SearchIndexError
+from .pipeline import build_site
+from .report import ContentError, terminal_report
 from .serve.watch import serve_and_watch
 
+OUT_DIR = PROJECT_ROOT / "site"
 WATCH_DIR = ".site-watch"
+CACHE_DIR = PROJECT_ROOT / ".cache"  # social images drawn once; Netlify keeps it between deploys
 
 DESCRIPTION = """Build the paper catalogue.
 
@@ -107,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
             import_lists(args.lists, args.content, args.metadata, report, update=args.update)
             return 1 if report.errors else 0
         if args.command == "check":
-            config = replace(_config(args, SiteConfig.out_dir), social_images=False, cache_dir=None)
+            config = replace(_config(args, OUT_DIR), social_images=False, cache_dir=None)
             return run_check(config, args.strict, args.quiet, args.format)
         if args.watch:
             return serve_and_watch(_config(args, PROJECT_ROOT / WATCH_DIR), args.host, args.port)
@@ -127,16 +129,16 @@ def _config(args: argparse.Namespace, default_out: Path) -> SiteConfig:
         return getattr(args, name, default)
 
     content = given("content", SiteConfig.content_dir)
-    return replace(SiteConfig(), content_dir=content, out_dir=given("out", None) or default_out,
-                   templates_dir=given("templates", SiteConfig.templates_dir),
-                   static_dir=given("static", SiteConfig.static_dir),
-                   base_url=given("base_url", DEFAULT_BASE_URL), search=not given("no_search", False),
-                   noindex=given("no_index", False), social_images=not given("no_images", False),
-                   ledger=content.resolve().parent / LEDGER_FILE)
+    return SiteConfig(content_dir=content, out_dir=given("out", None) or default_out,
+                      templates_dir=given("templates", SiteConfig.templates_dir),
+                      static_dir=given("static", SiteConfig.static_dir),
+                      base_url=given("base_url", DEFAULT_BASE_URL), search=not given("no_search", False),
+                      noindex=given("no_index", False), social_images=not given("no_images", False),
+                      cache_dir=CACHE_DIR, ledger=content.resolve().parent / LEDGER_FILE)
 
 
 def _build(args: argparse.Namespace, report) -> int:
-    config = _config(args, SiteConfig.out_dir)
+    config = _config(args, OUT_DIR)
     result = build_site(config, report)
     warnings = f", {len(report.warnings)} warning(s)" if report.warnings else ""
     print(f"Built {result.pages} pages ({result.papers} papers; {result.files} files with feeds, "

@@ -6,19 +6,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
+from . import urls
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BASE_URL = "http://localhost:8000/"
 LEDGER_FILE = "published-urls.txt"  # beside content/: the build keeps it, so it is no curator's file
-SITE_FILES = frozenset({"feed.xml", "papers.bib", "sitemap.xml", "robots.txt", "_redirects"})
-SEARCH_PAGE = "search/"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SiteConfig:
-    """Settings of one build."""
+    """Settings of one build. Where it writes has no default (the command line gives this
+    repository's `site/` and `.cache/`), so a test or script can never write there by accident;
+    what it reads defaults to this repository's templates and static files."""
 
+    out_dir: Path
     content_dir: Path = PROJECT_ROOT / "content"
-    out_dir: Path = PROJECT_ROOT / "site"
     templates_dir: Path = PROJECT_ROOT / "templates"
     static_dir: Path = PROJECT_ROOT / "static"
     base_url: str = DEFAULT_BASE_URL
@@ -29,7 +31,7 @@ class SiteConfig:
     social_images: bool = True
     site_files: bool = True  # feeds, papers.bib, sitemap, robots.txt, _redirects: not in watch previews
     noindex: bool = False  # deploy previews: tell search engines to stay away
-    cache_dir: Path | None = PROJECT_ROOT / ".cache"
+    cache_dir: Path | None = None  # drawn social images, the external links; None: nothing cached
     ledger: Path | None = None  # published-urls.txt; None: no check (tests, scratch sites)
 
     def leaves_out(self, path: str) -> bool:
@@ -38,9 +40,9 @@ class SiteConfig:
         site files, `--no-search` the search page. The one list of what a mode may skip: the
         ledger and the link check both ask it."""
         path = path.lstrip("/")
-        if not self.site_files and is_site_file(path):
+        if not self.site_files and urls.is_site_file(path):
             return True
-        return not self.search and path.removesuffix("index.html") == SEARCH_PAGE
+        return not self.search and path.removesuffix("index.html") == urls.SEARCH
 
     @property
     def base_path(self) -> str:
@@ -53,8 +55,3 @@ class SiteConfig:
         base = self.base_url if self.base_url.endswith("/") else self.base_url + "/"
         return base + path.lstrip("/")
 
-
-def is_site_file(path: str) -> bool:
-    """Feeds, the BibTeX of everything, the sitemap, robots.txt and Netlify's redirects: the
-    files that are for machines, not for reading."""
-    return path in SITE_FILES or (path.startswith("themes/") and path.endswith("/feed.xml"))

@@ -1,11 +1,17 @@
-"""The text files people edit: UTF-8 with or without a BOM, any line ends, and errors at the
-line an editor shows. Lines end at `\\n`, `\\r\\n` or `\\r` only, as editors number them, not at
-the form feeds and Unicode separators `str.splitlines` also splits on (pdftotext writes form
-feeds)."""
+"""Reading and writing files, for every stage.
+
+Reading: the text files people edit are UTF-8 with or without a BOM, any line ends, and errors
+come at the line an editor shows. Lines end at `\\n`, `\\r\\n` or `\\r` only, as editors
+number them, not at the form feeds and Unicode separators `str.splitlines` also splits on
+(pdftotext writes form feeds).
+
+Writing: always atomic (temporary file, then rename), with one temporary-name scheme.
+"""
 
 from __future__ import annotations
 
 import codecs
+import os
 import re
 from pathlib import Path
 
@@ -46,3 +52,56 @@ def refuse_conflict(path: Path, text: str) -> None:
 def read_lines(path: Path) -> list[str]:
     """The file's lines, numbered from 1 as editors number them (see `read_text`)."""
     return read_text(path).split("\n")
+
+
+def write_atomic(target: Path, data: bytes | str) -> None:
+    """Replace `target` in one step: a reader (or a killed build) sees the old bytes or the new,
+    never half a file. The temporary name is a hidden dotfile, which the watcher ignores."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = _temporary(target)
+    try:
+        temporary.write_bytes(_bytes(data))
+        os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def write_if_changed(target: Path, data: bytes) -> bool:
+    """`write_atomic`, only if the bytes differ (so unchanged pages keep their mtimes)."""
+    try:
+        if target.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    write_atomic(target, data)
+    return True
+
+
+def write_new(target: Path, data: bytes | str) -> None:
+    """Write atomically, and never over an existing file (raises FileExistsError): what tools
+    add to content/ must not replace a curator's file, even one made a moment ago."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = _temporary(target)
+    try:
+        with open(temporary, "xb") as handle:
+            handle.write(_bytes(data))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.link(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def prune_empty_dirs(folder: Path, root: Path) -> None:
+    """Remove `folder` and its parents up to `root` while they are empty."""
+    while folder != root and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
+        folder = folder.parent
+
+
+def _temporary(target: Path) -> Path:
+    return target.with_name(f".{target.name}.{os.getpid()}.tmp")
+
+
+def _bytes(data: bytes | str) -> bytes:
+    return data.encode("utf-8") if isinstance(data, str) else data

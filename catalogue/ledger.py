@@ -6,12 +6,12 @@ union merge in .gitattributes), and the next build writes the union back in orde
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 
+from . import urls
+from .files import read_lines, write_atomic
 from .report import ContentError, Diagnostic
-from .files import read_lines
 
 HEADER = ("# Every URL path this catalogue has published, one a line, sorted (kept by build.py);\n"
           "# author pages come and go with the papers' metadata and are not kept.\n"
@@ -38,11 +38,6 @@ def read_ledger(path: Path) -> dict[str, int]:
     return paths
 
 
-def ids(urls, section: str) -> set[str]:
-    """The ids of a section's pages among these paths: `ids(ledger, "tags")` → every tag published."""
-    return {url.split("/")[2] for url in urls if url.startswith(f"/{section}/") and url.count("/") == 3}
-
-
 def dropped(ledger: dict[str, int], published: set[str], path: Path,
             leaves_out: Callable[[str], bool] = lambda _: False, drafts: frozenset[str] = frozenset()) -> list[Diagnostic]:
     """A diagnostic for each ledger path that this build would no longer serve; paths this
@@ -57,11 +52,11 @@ def _how_to_keep(url: str, drafts: frozenset[str]) -> str:
     if url in drafts:
         return ("its paper is now a draft: remove `draft: true` to keep it published, or add a line "
                 f"`{url} /<new place>/` to content/redirects.txt")
-    if ids([url], "papers"):
+    if urls.ids([url], urls.PAPERS):
         slug = url.split("/")[2]
         return (f"add `aliases: [{slug}]` to the paper it became, or a line "
                 f"`{url} /papers/<replacement>/` to content/redirects.txt")
-    if ids([url], "tags"):
+    if urls.ids([url], urls.TAGS):
         return (f"restore the tag in content/taxonomy.yaml, or add a line `{url} /tags/<replacement>/` "
                 "to content/redirects.txt")
     where = "/<new place>/" if url.endswith("/") else "/<new place>"
@@ -76,7 +71,24 @@ def record(path: Path, published: set[str]) -> int:
     text = HEADER + "".join(f"{url}\n" for url in sorted(set(held) | published))
     if path.is_file() and path.read_text(encoding="utf-8") == text:
         return 0
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)
+    write_atomic(path, text)
     return len(new)
+
+
+class LedgerFile:
+    """The ledger as a build reads it: read again only when the file changed (watch mode
+    checks it on every rebuild)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._read: tuple[tuple, dict[str, int]] = ((None,), {})
+
+    def paths(self) -> dict[str, int]:
+        try:
+            stat = self.path.stat()
+            signature: tuple = (stat.st_mtime_ns, stat.st_size)
+        except OSError:
+            signature = ()
+        if self._read[0] != signature:
+            self._read = (signature, read_ledger(self.path))
+        return self._read[1]

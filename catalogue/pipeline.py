@@ -1,29 +1,46 @@
-"""A whole build: load and validate, render into a fresh folder, index, then swap it in."""
+"""The build as a script of stages: load → relate → plan → check → render and write → links →
+index → swap. `Builder` keeps each stage's state between builds, so watch mode's rebuilds
+redo only what changed; `build_site` and `check_site` are the one-shot builds."""
 
 from __future__ import annotations
 
-import ctypes
-import os
 import shutil
 import tempfile
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .config import PROJECT_ROOT, SiteConfig
-from .ledger import record
-from .output.links import check_links, explain, written_by_curators
+from .config import SiteConfig
 from .content.loader import ContentLoader
 from .content.model import Catalogue
-from .render.renderer import RenderResult, SiteRenderer
-from .report import ContentError, Diagnostic, Report
+from .content.redirects import REDIRECTS_FILE
+from .ledger import LedgerFile, record
+from .output.links import check_links, explain, written_by_curators
 from .output.search import INDEX_DIR, index_site
+from .output.static import fingerprint_assets, sync_static, write_assets
+from .output.swap import MARKER, claim_output_dir, staging_dir, swap_in
+from .output.writer import SiteWriter
+from .pages.checks import PlanCheck
+from .pages.lists import counts, navigation
+from .pages.planner import Planner
 from .relate.similarity import SimilarityCache
+from .render.renderer import PageRenderer
+from .report import ContentError, Report
 
-_STAGING_PREFIX = ".build-"
 SIMILARITY_INLINE_LIMIT = 200  # papers: up to here related papers take ~20 ms, so a rebuild waits for them
-MARKER = ".catalogue-site"  # marks a folder this tool built, and so may replace
 EXTERNAL_LINKS = "external-links.txt"  # in the cache folder: every outside address the site links to
+
+
+@dataclass(frozen=True)
+class RenderResult:
+    """What one render wrote: files written and removed, and what the plan publishes."""
+
+    pages: int  # HTML pages
+    written: list[str]
+    removed: list[str]
+    published: frozenset[str] = frozenset()  # the URLs the published-URL ledger keeps
+    files: int = 0  # pages, feeds, citations, images
+    drafts: frozenset[str] = frozenset()  # files made only for draft papers: no published page may link there
 
 
 @dataclass(frozen=True)
@@ -35,7 +52,7 @@ class BuildResult:
 
 
 class Builder:
-    """Loads and renders, remembering both, so the next build only redoes what changed.
+    """Every stage, remembering its work, so the next build only redoes what changed.
 
     With `similarity_later`, a rebuild of a catalogue larger than `similarity_inline_limit`
     renders with the related papers and map of the last computation instead of waiting seconds
@@ -45,27 +62,44 @@ class Builder:
     def __init__(self, config: SiteConfig, similarity_later: bool = False):
         self.config = config
         self.loader = ContentLoader(config.content_dir, config.ledger)
-        self.renderer = SiteRenderer(config)
         self.similarity = SimilarityCache()
+        self.planner = Planner(config)
+        self.plan_check = PlanCheck(config.content_dir / REDIRECTS_FILE, config.leaves_out)
+        self.ledger = LedgerFile(config.ledger) if config.ledger else None
+        self.renderer = PageRenderer(config)
+        self.writer = SiteWriter(self.renderer)
         self.similarity_later = similarity_later
         self.similarity_inline_limit = SIMILARITY_INLINE_LIMIT
         self.catalogue: Catalogue | None = None  # the last one loaded
+        self.drafts: frozenset[str] = frozenset()  # the last plan's files made only for drafts
 
     def load(self, report: Report, changed: set[Path] | None = None) -> Catalogue:
+        """Load `content/`; `changed` names the files that may have changed (None: all)."""
         self.catalogue = self.loader.load(report, drafts=self.config.drafts, changed=changed)
         return self.catalogue
 
     def rebuild(self, out_dir: Path, report: Report, changed: set[Path] | None = None) -> RenderResult:
-        """Bring `out_dir` up to date in place; raises ContentError, leaving it as it was.
-
-        `changed` names the files that may have changed (None: look at every file).
-        """
+        """Bring `out_dir` up to date in place; raises ContentError, leaving it as it was."""
         return self.render(self.load(report, changed), out_dir, report)
 
     def render(self, catalogue: Catalogue, out_dir: Path, report: Report) -> RenderResult:
+        """Plan the pages, check the plan, then render and write what changed."""
         later = self.similarity_later and len(catalogue.papers) > self.similarity_inline_limit
         similarity = self.similarity.latest if later else self.similarity.current(catalogue)
-        return self.renderer.render(catalogue, out_dir, report, similarity)
+        groups = self.planner.plan(catalogue, similarity)
+        ledger = (self.ledger.path, self.ledger.paths()) if self.ledger else None
+        plan = self.plan_check.check(groups, catalogue.redirects, ledger)
+        self.drafts = plan.drafts
+        assets = fingerprint_assets(self.config.static_dir)
+        templates = {page.template for group in groups for page in group.pages}
+        self.renderer.prepare(navigation(counts(catalogue)), catalogue.taxonomy, templates,
+                              {name: path for name, (path, _) in assets.items()})
+        written = self.writer.write(groups, out_dir)
+        removed = self.writer.remove_vanished(groups, plan.files, out_dir)
+        write_assets(assets, out_dir)
+        sync_static(self.config.static_dir, out_dir)
+        self.renderer.report_failed_math(catalogue, report)
+        return RenderResult(plan.html_pages, written, removed, plan.published, len(plan.files), plan.drafts)
 
 
 def build_site(config: SiteConfig, report: Report) -> BuildResult:
@@ -77,15 +111,14 @@ def build_site(config: SiteConfig, report: Report) -> BuildResult:
     builder = Builder(config)
     catalogue = builder.load(report)
     out_dir = claim_output_dir(config)
-    _remove_leftovers(out_dir)
-    staging = Path(tempfile.mkdtemp(prefix=f"{_STAGING_PREFIX}{out_dir.name}-", dir=out_dir.parent))
+    staging = staging_dir(out_dir)
     try:
         result = _render_checked(builder, catalogue, staging, out_dir, report)
         (staging / MARKER).write_text("Built by build.py; replaced whole by the next build.\n")
         if config.search and not index_site(staging):
             report.warning(out_dir / INDEX_DIR, 0, "Pagefind wrote its index in a layout search.make_stable does not know,"
                            " so two builds may differ in it (search works)", "update make_stable for this Pagefind")
-        _swap_in(staging, out_dir)
+        swap_in(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -126,60 +159,3 @@ def _check_links(config: SiteConfig, catalogue: Catalogue, staging: Path, out_di
     if config.cache_dir and links.external:
         config.cache_dir.mkdir(parents=True, exist_ok=True)
         (config.cache_dir / EXTERNAL_LINKS).write_text("".join(f"{url}\n" for url in sorted(links.external)))
-
-
-def claim_output_dir(config: SiteConfig) -> Path:
-    """The output folder, if it is safe to replace: never a source folder, never a stranger's."""
-    out_dir = config.out_dir.resolve()
-    sources = [config.content_dir, config.templates_dir, config.static_dir, PROJECT_ROOT]
-    for source in (s.resolve() for s in sources):
-        if out_dir == source or source.is_relative_to(out_dir):
-            raise ContentError([Diagnostic(config.out_dir, 0, f"the output folder would replace {source}",
-                                           "choose another --out folder")])
-    if out_dir.exists() and any(out_dir.iterdir()) and not (out_dir / MARKER).exists():
-        raise ContentError([Diagnostic(config.out_dir, 0, "the output folder holds files this tool did not build",
-                                       "choose an empty or new --out folder, or empty this one yourself")])
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    return out_dir
-
-
-def _swap_in(staging: Path, out_dir: Path) -> None:
-    """Put the new site in place. On Linux one atomic exchange of the two folders, so `out_dir`
-    is never missing, even if the build is killed; elsewhere two renames, and a site killed
-    between them is put back by the next run (`_remove_leftovers`)."""
-    os.chmod(staging, 0o755)
-    if out_dir.exists() and _exchange(staging, out_dir):
-        shutil.rmtree(staging, ignore_errors=True)  # it now holds the old site
-        return
-    retired = None
-    if out_dir.exists():
-        retired = out_dir.with_name(f"{_STAGING_PREFIX}{out_dir.name}-old-{os.getpid()}")
-        out_dir.rename(retired)
-    try:
-        staging.rename(out_dir)
-    except OSError:
-        if retired:
-            retired.rename(out_dir)
-        raise
-    if retired:
-        shutil.rmtree(retired, ignore_errors=True)
-
-
-def _remove_leftovers(out_dir: Path) -> None:
-    """Staging folders of interrupted builds (of this output) are deleted on the next run; a
-    site retired by a build killed in the middle of the two-rename swap is put back first."""
-    retired = sorted(out_dir.parent.glob(f"{_STAGING_PREFIX}{out_dir.name}-old-*"))
-    if retired and not out_dir.exists():
-        retired[-1].rename(out_dir)
-    for leftover in out_dir.parent.glob(f"{_STAGING_PREFIX}{out_dir.name}-*"):
-        shutil.rmtree(leftover, ignore_errors=True)
-
-
-def _exchange(first: Path, second: Path) -> bool:
-    """Swap two folders in one step (Linux renameat2 RENAME_EXCHANGE); False where it cannot."""
-    try:
-        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
-    except (OSError, AttributeError):
-        return False
-    at_cwd, exchange = -100, 2
-    return renameat2(at_cwd, os.fsencode(first), at_cwd, os.fsencode(second), exchange) == 0

@@ -181,7 +181,7 @@ from catalogue.pipeline import Builder
 from catalogue.config import SiteConfig
 from catalogue.report import Report
 content, out = Path({content!r}), Path({out!r})
-config = replace(SiteConfig(), content_dir=content, out_dir=out, search=False, social_images=False, ledger=None)
+config = SiteConfig(content_dir=content, out_dir=out, search=False, social_images=False, ledger=None)
 builder = Builder(config)
 out.mkdir(parents=True)
 builder.rebuild(out, Report())

@@ -1,15 +1,26 @@
-"""Fixtures that make tiny catalogues in tmp_path, following the pipeline: files → content → site."""
+"""Fixtures that make tiny catalogues in tmp_path, following the pipeline: files → content → site;
+the real catalogue built once a session; and the `slow` marker (see pytest_collection_modifyitems)."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import textwrap
-from dataclasses import replace
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
 
-from catalogue.config import SiteConfig
+from catalogue.config import PROJECT_ROOT, SiteConfig
+from catalogue.content.loader import load_catalogue
+from catalogue.pipeline import build_site
+from catalogue.report import Report
+from helpers import copy_code
+
+if TYPE_CHECKING:
+    from catalogue.pipeline import BuildResult
 
 # The same examples on every run: CI must not pass or fail by luck (raise max_examples to explore more).
 settings.register_profile("repeatable", derandomize=True, database=None)
@@ -97,7 +108,7 @@ class Scratch:
         return path
 
     def config(self, **changes) -> SiteConfig:
-        return replace(SiteConfig(), **{"content_dir": self.content, "out_dir": self.site,
+        return SiteConfig(**{"content_dir": self.content, "out_dir": self.site,
                                         "cache_dir": self.root / ".cache", **changes})
 
     def papers(self) -> dict[str, str]:
@@ -105,17 +116,15 @@ class Scratch:
         return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.md"))}
 
 
-@pytest.fixture
-def scratch(tmp_path: Path) -> Scratch:
-    """An empty project with the test vocabulary in content/taxonomy.yaml."""
-    project = Scratch(tmp_path)
+def new_project(root: Path) -> Scratch:
+    """A project in `root` with the test vocabulary and venues, and no papers yet."""
+    project = Scratch(root)
     project.write("content/taxonomy.yaml", TAXONOMY)
     project.write("content/venues.yaml", VENUES)
     return project
 
 
-@pytest.fixture
-def small_site(scratch: Scratch) -> Scratch:
+def add_small_site(scratch: Scratch) -> Scratch:
     """Three valid papers in two venues, with math, a link and a code URL."""
     scratch.write("content/papers/samba.md", paper(
         "samba", "Samba: Simple Hybrid State Space Models", "ICLR 2025",
@@ -130,8 +139,82 @@ def small_site(scratch: Scratch) -> Scratch:
     return scratch
 
 
+@pytest.fixture
+def scratch(tmp_path: Path) -> Scratch:
+    """An empty project with the test vocabulary in content/taxonomy.yaml."""
+    return new_project(tmp_path)
+
+
+@pytest.fixture
+def small_site(scratch: Scratch) -> Scratch:
+    """Three valid papers in two venues, with math, a link and a code URL."""
+    return add_small_site(scratch)
+
+
+@dataclass(frozen=True)
+class Built:
+    """A project and what its build returned."""
+
+    project: Scratch
+    result: BuildResult
+
+
+@pytest.fixture(scope="session")
+def small_built(tmp_path_factory) -> Built:
+    """The small site built once a session as a plain build does (search and images): only to
+    read. To build again or change anything, take `small_built_copy`."""
+    project = add_small_site(new_project(tmp_path_factory.mktemp("small-built")))
+    return Built(project, build_site(project.config(), Report()))
+
+
+@pytest.fixture
+def small_built_copy(small_built: Built, tmp_path: Path) -> Built:
+    """A copy of `small_built` of this test's own: content/, site/ and .cache/."""
+    shutil.copytree(small_built.project.root, tmp_path / "project", symlinks=True)
+    return Built(Scratch(tmp_path / "project"), small_built.result)
+
+
 @pytest.fixture(scope="session")
 def shared_cache(tmp_path_factory) -> Path:
     """One cache folder for the tests that build the real catalogue in-process: its social
     images are drawn once a session, never into the repository's own .cache/."""
     return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(scope="session")
+def real_catalogue():
+    """The real catalogue in content/, loaded once (content/ is only read)."""
+    return load_catalogue(PROJECT_ROOT / "content", Report())
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory, shared_cache) -> Path:
+    """The real catalogue built once a session as `python build.py` builds it (search, images,
+    the default base URL), into a temporary folder: for the tests that only read it. A test that
+    edits the catalogue builds a copy of its own."""
+    out = tmp_path_factory.mktemp("real-site") / "site"
+    build_site(SiteConfig(content_dir=PROJECT_ROOT / "content", out_dir=out, cache_dir=shared_cache), Report())
+    return out
+
+
+@pytest.fixture(scope="session")
+def code(tmp_path_factory) -> Path:
+    """build.py, catalogue/, templates/ and static/ copied once a session: run as a process
+    (helpers.build_py), its default .cache/ is this copy's, never the repository's."""
+    return copy_code(tmp_path_factory.mktemp("code"))
+
+
+def pytest_addoption(parser):
+    parser.addoption("--slow", action="store_true",
+                     help="also run the tests marked slow (always run when CI is set)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked `slow` run in CI (the CI variable set, as .ci/run sets it) or with --slow;
+    a plain local `pytest` deselects them."""
+    if config.getoption("--slow") or os.environ.get("CI"):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]

@@ -7,38 +7,36 @@ import subprocess
 import sys
 import time
 
-from catalogue.config import PROJECT_ROOT
+import pytest
+
 from conftest import paper
+from helpers import tree
 
 
-def tree(folder):
-    """The files of a site, Pagefind's index included (its bytes are stable)."""
-    return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
-
-
-def build(site, out=None) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, str(PROJECT_ROOT / "build.py"), "--content", str(site.content),
+def build(code, site, out=None) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, str(code / "build.py"), "--content", str(site.content),
                              "--out", str(out or site.site), "--no-images"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
-def test_killing_a_build_at_any_moment_keeps_the_last_good_site(small_site):
-    assert build(small_site).wait() == 0
+@pytest.mark.slow  # a dozen builds of 150 papers, eight of them killed
+def test_killing_a_build_at_any_moment_keeps_the_last_good_site(small_site, code):
+    assert build(code, small_site).wait() == 0
     good = tree(small_site.site)
     for number in range(150):  # the next build has more to do, so that there are moments to kill it in
         small_site.write(f"content/papers/p{number}.md", paper(f"p{number}", f"Paper {number}",
                                                                 body=f"KV cache compression, variant {number}."))
     started = time.perf_counter()
-    assert build(small_site).wait() == 0
+    assert build(code, small_site).wait() == 0
     duration = time.perf_counter() - started
-    assert build(small_site).wait() == 0
+    assert build(code, small_site).wait() == 0
     finished = tree(small_site.site)
     small_site.write("content/papers/p0.md", paper("p0", "Paper 0, revised"))
-    assert build(small_site, small_site.root / "revised").wait() == 0
+    assert build(code, small_site, small_site.root / "revised").wait() == 0
     revised = tree(small_site.root / "revised")
     outcomes = []
     for moment in (0.05, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95, 1.1):
-        process = build(small_site)
+        process = build(code, small_site)
         time.sleep(duration * moment)
         process.send_signal(signal.SIGKILL)
         process.wait()
@@ -46,7 +44,7 @@ def test_killing_a_build_at_any_moment_keeps_the_last_good_site(small_site):
         assert now in (finished, revised), moment  # the old site or the new one, whole: never a mix
         assert (small_site.site / "pagefind/pagefind.js").is_file()
         outcomes.append(now == revised)
-    assert build(small_site).wait() == 0
+    assert build(code, small_site).wait() == 0
     assert "Paper 0, revised" in (small_site.site / "papers/p0/index.html").read_text()
     assert [p.name for p in small_site.root.iterdir() if p.name.startswith(".build-")] == []
     assert good != finished and outcomes.count(False) >= 3  # most kills did land before the swap

@@ -1,19 +1,13 @@
 """The real catalogue in content/, built into a temporary folder (content/ is only read)."""
 
 import re
-from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-from catalogue.pipeline import build_site
-from catalogue.config import PROJECT_ROOT, SiteConfig
-from catalogue.content.loader import load_catalogue
-from catalogue.report import Report
 from linkcheck import broken_links
 
-CONTENT = PROJECT_ROOT / "content"
 PAPERS = 95  # the five raw lists in content/sources/
 RAW_LATEX = re.compile(r"\$[^$\s][^$]*\$|\\(textbf|textit|texttt|emph|underline|url)\{")
 
@@ -39,16 +33,15 @@ class _VisibleText(HTMLParser):
             self.parts.append(data)
 
 
-@pytest.fixture(scope="module")
-def catalogue():
-    return load_catalogue(CONTENT, Report())
+@pytest.fixture
+def catalogue(real_catalogue):
+    return real_catalogue
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory, shared_cache) -> Path:
-    out = tmp_path_factory.mktemp("catalogue") / "site"
-    build_site(replace(SiteConfig(), content_dir=CONTENT, out_dir=out, cache_dir=shared_cache), Report())
-    return out
+@pytest.fixture
+def site(real_site) -> Path:
+    """The session's one build of the real catalogue (conftest): only read here."""
+    return real_site
 
 
 def test_every_paper_has_a_page(catalogue, site):

@@ -8,6 +8,7 @@ from catalogue.config import PROJECT_ROOT
 from catalogue.content.loader import load_catalogue
 from catalogue.report import Report
 from conftest import paper
+from helpers import tree
 
 LONG = ("We compress the key-value cache of long-context language models by keeping the tokens "
         "that attention needs most, which cuts memory eight times at equal accuracy on long tasks.")
@@ -64,10 +65,10 @@ def test_check_exits_zero_on_warnings_and_one_with_strict(scratch):
 
 def test_check_fails_on_errors_and_writes_nothing(scratch):
     scratch.write("content/papers/a.md", paper("a", "A", tags="[nope]"))
-    before = sorted(p.name for p in scratch.root.rglob("*"))
+    before = tree(scratch.root, mtimes=True)
     done = run_check("--content", str(scratch.content))
-    assert done.returncode == 1 and "papers/a.md:6: unknown tag `nope`" in done.stderr
-    assert sorted(p.name for p in scratch.root.rglob("*")) == before
+    assert done.returncode == 1 and f"{scratch.content}/papers/a.md:6: unknown tag `nope`" in done.stderr
+    assert tree(scratch.root, mtimes=True) == before and sorted(p.name for p in scratch.root.iterdir()) == ["content"]
 
 
 def test_check_groups_by_file_worst_first_and_quiet_drops_notes(scratch):

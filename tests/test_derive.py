@@ -3,8 +3,10 @@ import re
 import pytest
 
 from catalogue.importer.cleaning import clean_abstract
-from catalogue.importer.derive import (MAX_TITLE, derived_title, find_links, method_name, slug_source,
-                              slugify, unique_slug)
+from catalogue.importer.derive import derived_title, method_name
+from catalogue.importer.fitting import MAX_TITLE
+from catalogue.importer.links import find_links
+from catalogue.importer.slugs import slug_source, slugify, unique_slug
 
 SAMBA = ("Efficiently modeling sequences with infinite context length has long been a challenging "
          "problem. In this work, we present Samba, a simple hybrid architecture that layer-wise "

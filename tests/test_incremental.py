@@ -8,15 +8,12 @@ import pytest
 from catalogue.pipeline import Builder
 from catalogue.report import ContentError, Report
 from conftest import paper
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+from helpers import differences, tree
 
 
 def clean_build(project, config, folder: Path) -> dict[str, bytes]:
     Builder(replace(config, out_dir=folder)).rebuild(folder, Report())
-    return snapshot(folder)
+    return tree(folder)
 
 
 @pytest.fixture
@@ -35,7 +32,8 @@ def live(small_site, tmp_path):
 
     def rebuild_and_compare(*changed: Path):
         result = builder.rebuild(config.out_dir, Report(), set(changed) if changed else None)
-        assert snapshot(config.out_dir) == clean_build(small_site, config, tmp_path / f"clean{next(counter)}")
+        clean = clean_build(small_site, config, tmp_path / f"clean{next(counter)}")
+        assert not (different := differences(clean, tree(config.out_dir), ("clean", "incremental"))), different
         return result
 
     return small_site, tmp_path, rebuild_and_compare
@@ -92,13 +90,13 @@ def test_a_failed_rebuild_changes_nothing_and_a_fix_recovers(live, hinted, broke
     out = root / "live"
     path = project.content / "papers/samba.md"
     hints = (path,) if hinted else ()
-    before = snapshot(out)
+    before = tree(out, mtimes=True)
     good = path.read_text()
     path.write_text(broken or good.replace("[state-space-models,", "[state-space-modls,"))
     with pytest.raises(ContentError) as error:
         rebuild(*hints)
     assert message in str(error.value)
-    assert snapshot(out) == before
+    assert tree(out, mtimes=True) == before
     path.write_text(good.replace("Samba: Simple", "Samba: Simpler"))
     rebuild(*hints)  # compares with a clean build: the paper is there exactly once
     assert "Samba: Simpler" in (out / "papers/samba/index.html").read_text()
@@ -108,14 +106,18 @@ def test_a_broken_template_names_its_line_then_recovers(live):
     project, root, rebuild = live
     template = root / "templates/tag.html"
     good = template.read_text()
-    template.write_text(good.replace("{% endblock %}", "{% endblok %}", 1))
+    broken = good.replace("{% endblock %}", "{% endblok %}", 1)
+    template.write_text(broken)
     with pytest.raises(ContentError) as error:
         rebuild()
-    assert "tag.html" in str(error.value) and "template syntax error" in str(error.value)
+    line = broken[:broken.index("{% endblok %}")].count("\n") + 1
+    assert str(error.value).startswith(f"{template}:{line}: template syntax error"), str(error.value)
     template.write_text(good.replace("<h1>", "<h1>{{ no_such_thing.x }}", 1))
     with pytest.raises(ContentError) as error:
         rebuild()
-    assert f"{template}:" in str(error.value) and "UndefinedError" in str(error.value)
+    line = good[:good.index("<h1>")].count("\n") + 1
+    assert str(error.value).startswith(f"{template}:{line}: template failed on /tags/"), str(error.value)
+    assert "UndefinedError" in str(error.value)
     template.write_text(good)
     rebuild()
 

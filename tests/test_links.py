@@ -1,4 +1,4 @@
-"""Permanent links, previews, citations, feeds and site files."""
+"""Permanent links, previews, citations, feeds and site files; every internal link checked."""
 
 from __future__ import annotations
 
@@ -20,9 +20,12 @@ from PIL import Image
 
 from catalogue.render import social
 from catalogue.pipeline import build_site, check_site
-from catalogue.config import PROJECT_ROOT
+from catalogue.config import PROJECT_ROOT, SiteConfig
+from catalogue.output.links import check_links
 from catalogue.report import ContentError, Report
-from conftest import paper
+from conftest import add_small_site, new_project, paper
+from helpers import tree
+from linkcheck import broken_links
 
 BASE = "https://example.org/catalogue/"
 
@@ -55,10 +58,12 @@ def head(path: Path) -> _Head:
     return parser
 
 
-@pytest.fixture
-def built(small_site):
-    build_site(small_site.config(base_url=BASE, search=False), Report())
-    return small_site.site
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """The small site built once at BASE, without search, for the tests that only read it."""
+    project = add_small_site(new_project(tmp_path_factory.mktemp("links")))
+    build_site(project.config(base_url=BASE, search=False), Report())
+    return project.site
 
 
 def test_paper_pages_carry_previews_and_scholarly_metadata(built):
@@ -106,7 +111,7 @@ def test_feeds_parse_newest_additions_first(small_site):
     for name, day in (("samba", "2026-01-03"), ("icv", "2026-01-01"), ("rocketkv", "2026-01-02")):
         text = (papers / f"{name}.md").read_text()
         (papers / f"{name}.md").write_text(text.replace("title_source:", f"added: {day}\ntitle_source:", 1))
-    build_site(small_site.config(base_url=BASE, search=False), Report())
+    build_site(small_site.config(base_url=BASE, search=False, social_images=False), Report())
     feed = feedparser.parse((small_site.site / "feed.xml").read_text())
     assert not feed.bozo
     assert [e.link for e in feed.entries] == [f"{BASE}papers/{s}/" for s in ("samba", "rocketkv", "icv")]
@@ -123,7 +128,7 @@ def test_sitemap_lists_every_page_and_robots_points_to_it(built):
 
 
 def test_previews_of_deploy_previews_are_not_indexed(small_site):
-    build_site(small_site.config(search=False, noindex=True), Report())
+    build_site(small_site.config(search=False, social_images=False, noindex=True), Report())
     assert "Disallow: /" in (small_site.site / "robots.txt").read_text()
     assert '<meta name="robots" content="noindex">' in (small_site.site / "papers/samba/index.html").read_text()
 
@@ -131,15 +136,17 @@ def test_previews_of_deploy_previews_are_not_indexed(small_site):
 def test_aliases_become_netlify_301s_and_redirect_pages(small_site):
     path = small_site.content / "papers/samba.md"
     path.write_text(path.read_text().replace("slug: samba", "slug: samba-ssm\naliases: [samba]"))
-    build_site(small_site.config(base_url=BASE, search=False), Report())
+    build_site(small_site.config(base_url=BASE, search=False, social_images=False), Report())
     assert "/catalogue/papers/samba/ /catalogue/papers/samba-ssm/ 301" in (small_site.site / "_redirects").read_text()
     page = (small_site.site / "papers/samba/index.html").read_text()
     assert '<meta http-equiv="refresh" content="0; url=/catalogue/papers/samba-ssm/">' in page
+    assert f'<link rel="canonical" href="{BASE}papers/samba-ssm/">' in page
+    assert "Samba: Simple Hybrid" in (small_site.site / "papers/samba-ssm/index.html").read_text()
 
 
 def test_the_ledger_keeps_every_published_url(small_site):
     ledger = small_site.root / "published-urls.txt"
-    config = small_site.config(search=False, ledger=ledger)
+    config = small_site.config(search=False, social_images=False, ledger=ledger)
     build_site(config, Report())
     assert "/papers/samba/\n" in ledger.read_text() and "/feed.xml\n" in ledger.read_text()
     path = small_site.content / "papers/samba.md"
@@ -165,12 +172,12 @@ def test_the_ledger_is_a_sorted_set_that_a_build_tidies(small_site):
     """A union merge of two branches leaves both sides' lines unsorted, maybe twice: the next
     build writes them back once each, in order, and adds nothing it did not publish."""
     ledger = small_site.root / "published-urls.txt"
-    build_site(small_site.config(search=False, ledger=ledger), Report())
+    build_site(small_site.config(search=False, social_images=False, ledger=ledger), Report())
     lines = [line for line in ledger.read_text().splitlines() if not line.startswith("#")]
     assert lines == sorted(lines) and "/papers/samba/" in lines
     ledger.write_text(ledger.read_text() + "/papers/gone/\n/papers/samba/\n/papers/another-gone/\n")
     small_site.write("content/redirects.txt", "/papers/gone/ /papers/samba/\n/papers/another-gone/ /papers/icv/\n")
-    build_site(small_site.config(search=False, ledger=ledger), Report())
+    build_site(small_site.config(search=False, social_images=False, ledger=ledger), Report())
     tidied = [line for line in ledger.read_text().splitlines() if not line.startswith("#")]
     assert tidied == sorted(set(lines) | {"/papers/gone/", "/papers/another-gone/"})
 
@@ -179,12 +186,14 @@ def test_each_kind_of_build_checks_the_ledger_for_what_it_publishes(small_site):
     """Watch previews leave out feeds and site files, --no-search the search page: the ledger
     does not count those as dropped, and counts everything else as in a full build."""
     ledger = small_site.root / "published-urls.txt"
-    build_site(small_site.config(ledger=ledger), Report())
+    build_site(small_site.config(ledger=ledger, social_images=False), Report())
     assert {"/feed.xml", "/search/", "/themes/icl/feed.xml"} <= set(ledger.read_text().splitlines())
-    preview = small_site.config(ledger=ledger, site_files=False, drafts=True, out_dir=small_site.root / "preview")
+    preview = small_site.config(ledger=ledger, social_images=False, site_files=False, drafts=True,
+                                out_dir=small_site.root / "preview")
     build_site(replace(preview, search=False), Report())  # nothing it leaves out is "dropped"
     (small_site.content / "papers/samba.md").unlink()
-    for config in (preview, replace(preview, search=False), small_site.config(ledger=ledger, search=False)):
+    for config in (preview, replace(preview, search=False),
+                   small_site.config(ledger=ledger, search=False, social_images=False)):
         with pytest.raises(ContentError) as error:
             build_site(config, Report())
         assert [d.message for d in error.value.diagnostics] == [  # samba was ICLR 2025's only paper
@@ -194,10 +203,10 @@ def test_each_kind_of_build_checks_the_ledger_for_what_it_publishes(small_site):
 
 def test_a_paper_made_a_draft_is_dropped_from_what_is_published(small_site):
     ledger = small_site.root / "published-urls.txt"
-    build_site(small_site.config(search=False, ledger=ledger), Report())
+    build_site(small_site.config(search=False, social_images=False, ledger=ledger), Report())
     path = small_site.content / "papers/icv.md"
     path.write_text(path.read_text().replace("tags:", "draft: true\ntags:"))
-    watch_like = small_site.config(search=False, ledger=ledger, drafts=True, site_files=False,
+    watch_like = small_site.config(search=False, social_images=False, ledger=ledger, drafts=True, site_files=False,
                                    out_dir=small_site.root / "preview")
     with pytest.raises(ContentError, match="/papers/icv/ was published") as error:
         build_site(watch_like, Report())  # a preview shows the draft, and still says it would vanish
@@ -211,8 +220,8 @@ def test_a_link_to_a_draft_is_broken_in_every_mode(small_site):
     path = small_site.content / "papers/icv.md"
     path.write_text(path.read_text() + "\nSee [the next one](/papers/soon/).\n")
     line = path.read_text().count("\n")
-    for config, problem in ((small_site.config(search=False), "leads to no page"),
-                            (small_site.config(search=False, drafts=True, site_files=False,
+    for config, problem in ((small_site.config(search=False, social_images=False), "leads to no page"),
+                            (small_site.config(search=False, social_images=False, drafts=True, site_files=False,
                                                out_dir=small_site.root / "preview"), "leads to a draft")):
         with pytest.raises(ContentError) as error:
             build_site(config, Report())
@@ -236,10 +245,10 @@ def test_a_feed_can_be_kept_by_a_redirect_to_another_file(small_site):
     ledger = small_site.root / "published-urls.txt"
     ledger.write_text("/themes/retired/feed.xml\n")
     with pytest.raises(ContentError) as error:
-        build_site(small_site.config(search=False, ledger=ledger), Report())
+        build_site(small_site.config(search=False, social_images=False, ledger=ledger), Report())
     assert error.value.diagnostics[0].hint == "add a line `/themes/retired/feed.xml /<new place>` to content/redirects.txt"
     small_site.write("content/redirects.txt", "/themes/retired/feed.xml /feed.xml\n")
-    build_site(small_site.config(search=False, ledger=ledger), Report())
+    build_site(small_site.config(search=False, social_images=False, ledger=ledger), Report())
     assert "/themes/retired/feed.xml /feed.xml 301" in (small_site.site / "_redirects").read_text()
 
 
@@ -273,6 +282,7 @@ def test_netlify_toml_sets_build_publish_and_headers():
     assert "immutable" in assets["Cache-Control"]
 
 
+@pytest.mark.slow  # a fresh virtual environment: every requirement installed again
 def test_netlify_build_command_runs_in_a_clean_virtual_environment(tmp_path):
     """What Netlify runs, in a fresh venv, on a copy of the project (the real one is not touched)."""
     project = tmp_path / "project"
@@ -291,3 +301,52 @@ def test_netlify_build_command_runs_in_a_clean_virtual_environment(tmp_path):
     assert (project / "site/pagefind/pagefind.js").is_file()
     html = (project / "site/papers/samba/index.html").read_text()
     assert '<link rel="canonical" href="https://papers.example.org/papers/samba/">' in html
+
+
+def test_every_internal_link_resolves(small_built):
+    assert broken_links(small_built.project.site) == []
+
+
+def test_a_broken_link_or_anchor_fails_the_build_and_external_links_are_listed(small_built_copy, tmp_path):
+    site = small_built_copy.project
+    templates = tmp_path / "templates"
+    shutil.copytree(PROJECT_ROOT / "templates", templates)
+    paper_template = templates / "paper.html"
+    paper_template.write_text(paper_template.read_text().replace('href="#cite"', 'href="#citation"', 1)
+                              .replace("{{ url('papers.bib') }}", "{{ url('papers.bibtex') }}"))
+    before = tree(site.site, mtimes=True)
+    with pytest.raises(ContentError) as error:
+        build_site(site.config(templates_dir=templates), Report())
+    messages = [str(d) for d in error.value.diagnostics]
+    assert f"{site.site}/papers/samba/index.html: the link #citation leads to no #citation on that page" \
+        " — fix the template or the content that writes it" in messages
+    assert any(m.endswith("the link /papers.bibtex leads to no page — fix the template or the content that writes it")
+               for m in messages)
+    assert tree(site.site, mtimes=True) == before
+    external = (site.root / ".cache/external-links.txt").read_text().splitlines()  # by the build that passed
+    assert "https://github.com/example/samba" in external and "https://arxiv.org/abs/2406.07522" in external
+
+
+def test_a_preview_may_leave_out_site_files_and_nothing_else(small_built_copy):
+    site = small_built_copy.project.site
+    (site / "feed.xml").unlink()
+    (site / "papers/samba/cite.bib").unlink()
+    preview = SiteConfig(out_dir=site, site_files=False)
+    broken = check_links(site, "http://localhost:8000/", left_out=preview.leaves_out).broken
+    assert [(b.page, b.link) for b in broken] == [("papers/samba/index.html", "/papers/samba/cite.bib")]
+    assert len(check_links(site, "http://localhost:8000/").broken) > 10  # feed.xml: on every page
+
+
+def test_an_abstract_that_shows_html_code_is_not_a_broken_link(small_site):
+    small_site.write("content/papers/code.md", paper("code", "Markup", body='We write `<a href="/nowhere/">` by hand.'))
+    build_site(small_site.config(search=False, social_images=False), Report())
+    assert '<code>&lt;a href="/nowhere/"&gt;</code>' in (small_site.site / "papers/code/index.html").read_text()
+
+
+def test_the_link_checker_reads_paths_as_browsers_do(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a/index.html").write_text('<p id="x">A</p>')
+    links = ["/a/", "/a//", "/a/index.html", "a/", "./a/#x", "/a/\n", "/%61/", "/a/?q=1", "/b/", "/a/#y"]
+    (tmp_path / "index.html").write_text("".join(f'<a href="{link}">l</a>' for link in links))
+    broken = check_links(tmp_path, "https://example.org/").broken
+    assert sorted(b.link for b in broken) == ["/a/#y", "/b/"]

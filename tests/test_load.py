@@ -19,27 +19,19 @@ def test_valid_papers_load_sorted_by_venue_then_title(small_site):
     assert [v.label for v in catalogue.venues] == ["ICLR 2025", "ICML 2024"]
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("---\ntitle: [unclosed\nslug: a\n---\n\nText.\n",
-     "papers/a.md:2: invalid YAML: did not find expected ',' or ']'"),
+@pytest.mark.parametrize("text, expected", [  # more in test_hostile.py, through a whole build
     ("Just text, no front matter.\n",
      "papers/a.md:1: no front matter — start the file with a `---` line"),
     (paper("a", "A").replace("tags:", "tgas:"),
      "papers/a.md:6: unknown key `tgas` — did you mean `tags`?"),
     (paper("a", "A", tags="[kv-cache, kv-cahce]"),
      "papers/a.md:6: unknown tag `kv-cahce` — did you mean `kv-cache`?"),
-    (paper("a", "A", tags='"kv-cache, sparse-attention"'),
-     "papers/a.md:6: `tags` must be a list, like [a, b], not str"),
-    (paper("a", "A").replace('title: "A"', "title: 42"),
-     "papers/a.md:2: `title` must be text (put it in quotes), not int 42"),
     (paper("a", "A").replace('title: "A"\n', ""),
      "papers/a.md:1: `title` is missing — add a `title:` line"),
-    (paper("A B", "A"),
-     "papers/a.md:4: slug 'A B' is not a valid URL part"),
     (paper("a", "A", venue="ICML"),
      "papers/a.md:5: venue 'ICML' has no year"),
-    (paper("a", "A", extra="code: javascript:alert(1)\n"),
-     "papers/a.md:7: `code` is not an http(s) URL"),
+    (paper("a", "A", extra="project: ftp://example.org/x\n"), "papers/a.md:7: `project` is not an http(s) URL"),
+    (paper("a", "A", extra="authors: Ada Lovelace\n"), "papers/a.md:7: `authors` must be a list"),
 ])
 def test_each_problem_names_file_line_and_fix(scratch, text, expected):
     assert errors_for(scratch, {"a.md": text})[0].startswith(expected)
@@ -135,46 +127,6 @@ def test_drafts_are_loaded_only_when_asked(scratch):
     assert [p.slug for p in load_catalogue(scratch.content, Report(), drafts=True).papers] == ["a", "b"]
 
 
-@pytest.mark.parametrize("text, expected", [
-    (paper("a/b", "A"), "papers/a.md:4: slug 'a/b' is not a valid URL part"),
-    (paper("..", "A"), "papers/a.md:4: slug '..' is not a valid URL part"),
-    (paper("Samba", "A"), "papers/a.md:4: slug 'Samba' is not a valid URL part"),
-    (paper("ñandú", "A"), "papers/a.md:4: slug 'ñandú' is not a valid URL part"),
-    ("", "papers/a.md:1: no front matter"),
-    (paper("a", "A").replace("venue: ICML 2024\n", ""), "papers/a.md:1: `venue` is missing"),
-    (paper("a", "A", extra="project: ftp://example.org/x\n"), "papers/a.md:7: `project` is not an http(s) URL"),
-    (paper("a", "A", extra="authors: Ada Lovelace\n"), "papers/a.md:7: `authors` must be a list"),
-])
-def test_hostile_front_matter_is_refused_with_its_line(scratch, text, expected):
-    assert errors_for(scratch, {"a.md": text})[0].startswith(expected)
-
-
-def test_bytes_that_are_not_text_are_refused_not_guessed(scratch):
-    (scratch.content / "papers").mkdir(parents=True, exist_ok=True)
-    (scratch.content / "papers/latin1.md").write_bytes(paper("latin1", "Caf\xe9").encode("latin-1"))
-    (scratch.content / "papers/binary.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
-    with pytest.raises(ContentError) as error:
-        load_catalogue(scratch.content, Report())
-    messages = sorted(str(d).replace(f"{scratch.content}/", "") for d in error.value.diagnostics)
-    assert messages[0].startswith("papers/binary.md:1: not UTF-8 text (invalid start byte at byte 0)")
-    assert messages[1].startswith("papers/latin1.md:2: not UTF-8 text")
-
-
-def test_a_five_megabyte_abstract_loads(scratch):
-    scratch.write("content/papers/big.md", paper("big", "Big", body="word " * 1_000_000))
-    assert len(load_catalogue(scratch.content, Report()).papers[0].body) > 4_000_000
-
-
-def test_a_symlink_out_of_content_is_refused(scratch, tmp_path):
-    outside = tmp_path / "outside.md"
-    outside.write_text(paper("outside", "Outside"))
-    (scratch.content / "papers").mkdir(parents=True, exist_ok=True)
-    (scratch.content / "papers/outside.md").symlink_to(outside)
-    with pytest.raises(ContentError) as error:
-        load_catalogue(scratch.content, Report())
-    assert "points outside content/" in str(error.value.diagnostics[0])
-
-
 def test_an_impossible_date_is_named_at_its_line_not_an_internal_error(scratch):
     text = paper("a", "A", extra="added: 2026-13-45\n")
     assert errors_for(scratch, {"a.md": text}) == [
@@ -212,7 +164,7 @@ def test_placeholder_addresses_from_examples_are_refused(scratch, line):
 
 def test_a_copied_fingerprint_is_refused_in_the_copy(scratch):
     """The file whose abstract the fingerprint is keeps it, whatever the files are called."""
-    from catalogue.content.loader import fingerprint
+    from catalogue.content.source import fingerprint
     body = "We compress the KV cache with sparse attention."
     print_of_z = fingerprint(body)
     errors = errors_for(scratch, {"a.md": paper("a", "A", body="Another abstract.", extra=f"fingerprint: {print_of_z}\n"),
@@ -300,7 +252,7 @@ def test_a_volume_index_is_no_papers_page(scratch):
 
 
 def test_with_fields_keeps_comments_blank_lines_and_line_ends(scratch):
-    from catalogue.content.loader import read_source, with_fields
+    from catalogue.content.source import read_source, with_fields
     text = ("---\ntitle: Old\n# checked by hand, keep\n\ntitle_source: derived\nslug: a\nvenue: ICML 2024\n"
             "tags: [kv-cache,\n  sparse-attention]\n# the end\n---\n\nBody.\n")
     path = scratch.write("content/papers/a.md", "")

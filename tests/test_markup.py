@@ -1,6 +1,7 @@
 import pytest
 
-from catalogue.render.markup import Markup, excerpt, plain_text
+from catalogue.render.markup import Markup, excerpt
+from catalogue.text import plain_text
 
 
 def test_math_becomes_mathml_and_keeps_underscores_and_stars():

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from catalogue.importer.cleaning import clean_abstract
-from catalogue.importer.derive import derived_title, slug_source, slugify
+from catalogue.importer.derive import derived_title
+from catalogue.importer.slugs import slug_source, slugify
 from catalogue.render.markup import Markup
 from catalogue.content.model import SLUG_PATTERN
 from catalogue.importer.rawlist import read_list

@@ -7,14 +7,10 @@ import json
 import os
 import subprocess
 import tempfile
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from catalogue.pipeline import build_site
-from catalogue.config import SiteConfig
-from catalogue.report import Report
 from siteserver import SiteServer
 
 TOOLS = Path(__file__).parent / "node_modules"
@@ -36,11 +32,10 @@ def require(*paths: Path) -> None:
         pytest.skip(f"missing {missing}: `npm install --prefix tests`, `apt-get install chromium`")
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory, shared_cache) -> Path:
-    out = tmp_path_factory.mktemp("quality") / "site"
-    build_site(replace(SiteConfig(), out_dir=out, cache_dir=shared_cache), Report())
-    return out
+@pytest.fixture
+def site(real_site) -> Path:
+    """The session's one build of the real catalogue (conftest): only read here."""
+    return real_site
 
 
 def test_every_page_is_valid_html(site):

@@ -3,6 +3,8 @@
 Toy sites test the parts; these test what curators actually run, the way they run it (a
 process started in the project folder), so a catalogue that only breaks at full size, or only
 with the real ledger, breaks here first. Nothing here touches the real content/, site/ or .cache/.
+All but the watch test are marked slow (about a minute): run in CI, or locally with --slow;
+the watch test, the one that once caught every page answering 404, runs in every run.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from catalogue.config import PROJECT_ROOT
+from helpers import tree
 from test_watch import Events, WatchProcess
 
 COPIED = ("build.py", "catalogue", "templates", "static", "content", "published-urls.txt", "netlify.toml",
@@ -106,6 +109,7 @@ def test_watch_serves_the_real_catalogue_and_follows_edits(watching):
     assert status == 200 and OVERLAY not in html and "Samba: Simple Hybrid" in html
 
 
+@pytest.mark.slow
 def test_a_first_build_that_fails_shows_why_at_every_address(project):
     samba = project / "content/papers/samba.md"
     good = samba.read_text()
@@ -145,6 +149,7 @@ def broken_link(project: Path) -> None:
     path.write_text(path.read_text() + "\nCompare [Samba](/papers/sambaa/).\n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("breakage, expected", [
     (rename_slug, "published-urls.txt:{line}: /papers/samba/ was published, and this build would drop it"),
     (delete_paper, "published-urls.txt:{line}: /papers/hip/ was published, and this build would drop it"),
@@ -153,25 +158,26 @@ def broken_link(project: Path) -> None:
 ])
 def test_check_and_build_find_the_same_errors(project, breakage, expected):
     breakage(project)
-    site = {p: p.read_bytes() for p in (project / "site").rglob("*.html")}
+    site = tree(project / "site", mtimes=True)
     check, build = run(project, "check"), run(project)
     assert check.returncode == 1 and build.returncode == 1
     assert errors(check.stderr) == errors(build.stderr), (check.stderr[-2000:], build.stderr[-2000:])
     pattern = re.escape(expected).replace(re.escape("{line}"), r"\d+")
     assert any(re.match(pattern, line) for line in errors(check.stderr)), check.stderr[-2000:]
-    assert {p: p.read_bytes() for p in (project / "site").rglob("*.html")} == site  # the last good site
+    assert tree(project / "site", mtimes=True) == site  # the last good site, untouched
 
 
+@pytest.mark.slow
 def test_the_real_catalogue_passes_check_and_reimporting_its_lists_changes_nothing(project):
     check = run(project, "check", "--strict", "--quiet")
     assert check.returncode == 0, check.stderr[-3000:]
     assert re.search(r"Checked 95 papers: 0 errors, 0 warnings", check.stderr), check.stderr[-500:]
-    content = {p: p.read_bytes() for p in (project / "content").rglob("*") if p.is_file()}
+    content = tree(project / "content", mtimes=True)
     lists = sorted(str(p.relative_to(project)) for p in (project / "content/sources").glob("*.txt"))
     imported = run(project, "import", *lists, "--metadata", "content/sources/metadata.tsv")
     assert imported.returncode == 0, imported.stderr[-2000:]
     assert "import: 0 added, 95 skipped, 0 could not be parsed" in imported.stderr
-    assert {p: p.read_bytes() for p in (project / "content").rglob("*") if p.is_file()} == content
+    assert tree(project / "content", mtimes=True) == content
 
 
 def git(project: Path, *args: str) -> subprocess.CompletedProcess:
@@ -200,6 +206,7 @@ def add_paper(project: Path, branch: str, slug: str) -> None:
     assert git(project, "commit", "-qm", f"add {slug}").returncode == 0
 
 
+@pytest.mark.slow
 def test_two_branches_that_each_add_a_paper_merge_cleanly(project):
     """The ledger is a set: union merge, then the next build writes it sorted, once each."""
     assert git(project, "init", "-q", "-b", "main").returncode == 0
@@ -225,6 +232,7 @@ def test_two_branches_that_each_add_a_paper_merge_cleanly(project):
     assert "CONFLICT" in git(project, "merge", "--no-edit", "add-two").stdout
 
 
+@pytest.mark.slow
 def test_a_conflict_left_in_a_paper_is_an_error_at_its_line_in_every_mode(project):
     assert git(project, "init", "-q", "-b", "main").returncode == 0
     (project / ".gitignore").write_text("site/\n.cache/\n.site-watch/\n")

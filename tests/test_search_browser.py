@@ -7,7 +7,6 @@ import os
 import re
 import shutil
 import tempfile
-from dataclasses import replace
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -15,7 +14,6 @@ import pytest
 
 from catalogue.pipeline import build_site
 from catalogue.config import PROJECT_ROOT, SiteConfig
-from catalogue.content.loader import load_catalogue
 from catalogue.report import Report
 from siteserver import SiteServer
 
@@ -30,15 +28,10 @@ if not CHROMIUM.exists():
 sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
 
 
-def build(tmp: Path, base_url: str, cache: Path) -> Path:
-    out = tmp / "site"
-    build_site(replace(SiteConfig(), out_dir=out, base_url=base_url, cache_dir=cache), Report())
-    return out
-
-
 @pytest.fixture(scope="module")
-def site(tmp_path_factory, shared_cache):
-    server = SiteServer(build(tmp_path_factory.mktemp("search"), "http://127.0.0.1/", shared_cache))
+def site(real_site):
+    """The session's one build of the real catalogue (conftest), served: only read here."""
+    server = SiteServer(real_site)
     yield server
     server.stop()
 
@@ -115,8 +108,8 @@ def test_search_code_loads_only_when_search_is_opened(site, page):
     assert any(url.endswith("/pagefind/pagefind.js") for url in fetched)
 
 
-def test_a_tag_label_finds_the_tagged_papers(site, page):
-    tagged = {p.title for p in load_catalogue(PROJECT_ROOT / "content", Report()).papers_with_tag("state-space-models")}
+def test_a_tag_label_finds_the_tagged_papers(site, page, real_catalogue):
+    tagged = {p.title for p in real_catalogue.papers_with_tag("state-space-models")}
     page.goto(f"{site.url}search/?q=state-space+models")
     found = results(page)
     assert tagged <= set(found)
@@ -185,8 +178,11 @@ def test_without_javascript_papers_read_and_search_points_to_the_list(browser, s
     context.close()
 
 
-def test_search_works_under_a_sub_path(tmp_path, page, shared_cache):
-    server = SiteServer(build(tmp_path, "https://example.org/catalogue/", shared_cache), "/catalogue/")
+def test_search_works_under_a_sub_path(tmp_path, page):
+    out = tmp_path / "site"  # images are not under test here
+    build_site(SiteConfig(out_dir=out, base_url="https://example.org/catalogue/", social_images=False,
+                          cache_dir=tmp_path / "cache"), Report())
+    server = SiteServer(out, "/catalogue/")
     try:
         page.goto(f"{server.url}search/?q=ZETA")
         assert results(page)[0].startswith("ZETA:")
@@ -205,8 +201,8 @@ def test_an_alias_redirects_when_served(tmp_path, page):
     zeta = content / "papers/zeta.md"
     zeta.write_text(zeta.read_text().replace("slug: zeta", "slug: zeta-attention").replace("aliases: []", "aliases: [zeta]"))
     out = tmp_path / "site"
-    build_site(replace(SiteConfig(), content_dir=content, out_dir=out, search=False,
-                       cache_dir=tmp_path / "cache"), Report())
+    build_site(SiteConfig(content_dir=content, out_dir=out, search=False, social_images=False,
+                          cache_dir=tmp_path / "cache"), Report())
     server = SiteServer(out)
     try:
         page.goto(f"{server.url}papers/zeta/")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import queue
 import re
@@ -23,8 +24,10 @@ from catalogue.pipeline import Builder
 from catalogue.config import PROJECT_ROOT
 from catalogue.report import Report
 from conftest import paper
+from helpers import differences, tree
 
 STARTUP_SECONDS = 20
+MARKER = ".catalogue-site"  # what a build leaves in the folders it owns
 
 
 class Events:
@@ -63,16 +66,19 @@ class Events:
 class WatchProcess:
     """`build.py --watch` on a copy of a small site, with its output read line by line."""
 
-    def __init__(self, root: Path, *extra: str, startup_seconds: float = STARTUP_SECONDS, as_is: bool = False):
+    def __init__(self, root: Path, *extra: str, code: Path | None = None, startup_seconds: float = STARTUP_SECONDS,
+                 as_is: bool = False):
         """With `as_is`, run the project's own `build.py --watch --port 0` in `root`, as the README
-        says; else this checkout's, pointed at the folders of `root`."""
+        says; else the build.py in `code` (the `code` fixture: this checkout's, copied, so that its
+        .cache/ is not the repository's), pointed at the folders of `root`."""
+        assert as_is or code, "give the code to run"
         self.root = root
         self.startup_seconds = startup_seconds
         self.lines: list[str] = []
         folders = [] if as_is else ["--content", str(root / "content"), "--out", str(root / "out"),
                                     "--templates", str(root / "templates"), "--static", str(root / "static")]
         self.process = subprocess.Popen(
-            [sys.executable, "build.py" if as_is else str(PROJECT_ROOT / "build.py"), "--watch", "--port", "0",
+            [sys.executable, "build.py" if as_is else str(code / "build.py"), "--watch", "--port", "0",
              *folders, *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=root)
         threading.Thread(target=self._read, daemon=True).start()
         self.url = self._wait_for_url()
@@ -110,10 +116,10 @@ class WatchProcess:
 
 
 @pytest.fixture
-def watch(small_site):
+def watch(small_site, code):
     shutil.copytree(PROJECT_ROOT / "templates", small_site.root / "templates")
     shutil.copytree(PROJECT_ROOT / "static", small_site.root / "static")
-    process = WatchProcess(small_site.root, "--no-search")
+    process = WatchProcess(small_site.root, "--no-search", code=code)
     events = Events(process.url)
     yield small_site, process, events
     events.close()
@@ -255,23 +261,22 @@ def test_watch_output_equals_a_clean_build(watch):
                                  templates_dir=site.root / "templates", static_dir=site.root / "static"),
                      out_dir=site.root / "clean")
     Builder(config).rebuild(config.out_dir, Report())
-    watched = {p.relative_to(site.root / "out"): p.read_bytes()
-               for p in (site.root / "out").rglob("*") if p.is_file() and p.name != ".catalogue-site"}
-    clean = {p.relative_to(config.out_dir): p.read_bytes() for p in config.out_dir.rglob("*") if p.is_file()}
-    assert watched == clean
+    watched, clean = tree(site.root / "out", ignore=[MARKER]), tree(config.out_dir)
+    assert not (different := differences(clean, watched, ("clean", "watched"))), different
 
 
-def test_search_index_is_refreshed_after_a_quiet_moment(small_site):
+def test_search_index_is_refreshed_after_a_quiet_moment(small_site, code):
     shutil.copytree(PROJECT_ROOT / "templates", small_site.root / "templates")
     shutil.copytree(PROJECT_ROOT / "static", small_site.root / "static")
-    server = WatchProcess(small_site.root)
+    server = WatchProcess(small_site.root, code=code)
     events = Events(server.url)
     try:
         assert events.wait("search", timeout=20)
         (small_site.content / "papers/zeta.md").write_text(paper("zeta", "ZETA", body="Zorder curves for attention."))
         assert events.wait("reload")
         assert events.wait("search", timeout=20)
-        assert (small_site.root / "out/pagefind/pagefind.js").is_file()
+        entry = json.loads((small_site.root / "out/pagefind/pagefind-entry.json").read_text())
+        assert [language["page_count"] for language in entry["languages"].values()] == [4]  # zeta is indexed
         assert any(line.startswith("search index refreshed in") for line in server.lines)
     finally:
         events.close()
@@ -317,7 +322,7 @@ def test_related_papers_refreshed_in_the_background_end_as_a_clean_build(small_s
         time.sleep(0.3)  # the rebuild that follows the refresh
         clean = replace(config, out_dir=root / "clean")
         Builder(clean).rebuild(clean.out_dir, Report())
-        assert tree(root / "out") == tree(clean.out_dir)
+        assert tree(root / "out", ignore=[MARKER]) == tree(clean.out_dir, ignore=[MARKER])
         assert not [line for line in lines if "failed" in line or "error" in line]
     finally:
         watcher.stop()
@@ -336,11 +341,6 @@ def wait_until(condition, timeout: float = 10) -> bool:
             return True
         time.sleep(0.02)
     return False
-
-
-def tree(folder: Path) -> dict[Path, bytes]:
-    return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*")
-            if p.is_file() and p.name != ".catalogue-site"}
 
 
 def children(pid: int) -> dict[int, str]:
@@ -363,10 +363,10 @@ def alive(pid: int) -> bool:
 
 
 @pytest.mark.parametrize("ending", [signal.SIGINT, signal.SIGKILL])
-def test_no_background_process_outlives_watch_mode(small_site, ending):
+def test_no_background_process_outlives_watch_mode(small_site, code, ending):
     shutil.copytree(PROJECT_ROOT / "templates", small_site.root / "templates")
     shutil.copytree(PROJECT_ROOT / "static", small_site.root / "static")
-    server = WatchProcess(small_site.root)  # with search: Pagefind runs too
+    server = WatchProcess(small_site.root, code=code)  # with search: Pagefind runs too
     pid = server.process.pid
     assert wait_until(lambda: any("spawn_main" in c for c in children(pid).values()), timeout=15), children(pid)
     workers = list(children(pid))

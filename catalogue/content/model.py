@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import bisect
+import datetime
 import functools
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
 
+from .changes import Changes, PaperChange, next_revision
 from .paperlinks import page_label, pdf_url
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -88,28 +90,45 @@ class Listing:
         return hash((self.slug, self.title, self.venue, self.authors, self.tags, self.draft))
 
 
-@dataclass(frozen=True)
-class Paper:
-    """One paper page's data, validated."""
+def _front_matter(kind: type, required: bool = False) -> dict[str, object]:
+    """A field written in a paper file's front matter, as YAML of this `kind`."""
+    return {"front_matter": kind, "required": required}
 
-    slug: str
-    title: str
-    title_source: str
-    venue: Venue
-    tags: tuple[str, ...]
+
+@dataclass(frozen=True, kw_only=True)
+class Paper:
+    """One paper page's data, validated. The fields marked `_front_matter` are the front
+    matter's schema (`content.schema` derives the checks from them), in the order tools write
+    them; `venue` is written as its label (`ICML 2024`), `added` as a date."""
+
+    title: str = field(metadata=_front_matter(str, required=True))
+    title_source: str = field(default="curated", metadata=_front_matter(str))
+    slug: str = field(metadata=_front_matter(str, required=True))
+    venue: Venue = field(metadata=_front_matter(str, required=True))
+    added: str = field(default="", metadata=_front_matter(datetime.date))  # ISO date it joined: orders the feeds
+    authors: tuple[str, ...] = field(default=(), metadata=_front_matter(list))
+    arxiv: str = field(default="", metadata=_front_matter(str))
+    url: str = field(default="", metadata=_front_matter(str))
+    tags: tuple[str, ...] = field(metadata=_front_matter(list, required=True))
+    code: str = field(default="", metadata=_front_matter(str))
+    project: str = field(default="", metadata=_front_matter(str))
+    aliases: tuple[str, ...] = field(default=(), metadata=_front_matter(list))
+    fingerprint: str = field(default="", metadata=_front_matter(str))
+    source: str = field(default="", metadata=_front_matter(str))
+    draft: bool = field(default=False, metadata=_front_matter(bool))
     body: str
     path: Path
-    authors: tuple[str, ...] = ()
-    arxiv: str = ""
-    code: str = ""
-    project: str = ""
-    url: str = ""
-    aliases: tuple[str, ...] = ()
-    fingerprint: str = ""
-    source: str = ""
-    draft: bool = False
-    added: str = ""  # ISO date the paper joined the catalogue: orders the feeds
+    body_start: int = field(default=0, compare=False, repr=False)  # the file's line where `body` starts
     lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def body_line(self, text: str) -> int:
+        """The file's line where `text` (its first line) first appears in the abstract, for
+        messages about what the abstract renders to; 0 if it is not there."""
+        first = text.split("\n")[0]
+        if not first:
+            return 0
+        return next((self.body_start + number for number, line in enumerate(self.body.split("\n"))
+                     if first in line), 0)
 
     def line_of(self, key: str) -> int:
         """The line of a front matter key in the file, for messages."""
@@ -144,16 +163,26 @@ class Paper:
         return (-self.venue.year, self.venue.name, *self.sort_key)
 
 
+FRONT_MATTER: dict[str, type] = {f.name: f.metadata["front_matter"] for f in fields(Paper)
+                                 if "front_matter" in f.metadata}  # key → the YAML type it takes
+REQUIRED_KEYS = tuple(f.name for f in fields(Paper) if f.metadata.get("required"))
+FIELD_ORDER = tuple(FRONT_MATTER)  # as tools write them
+
+
 class Catalogue:
     """Everything the site is made from: papers (by venue, newest first, then title), the
-    taxonomy, and indexes by venue, tag and theme (each in title order)."""
+    taxonomy, and indexes by venue, tag, theme and author (each in title order).
 
-    def __init__(self, papers: list[Paper], taxonomy: Taxonomy):
+    A catalogue is never changed once made; `updated` makes the next revision, sharing every
+    list no change touches, and `changes_since` tells later stages what they must redo
+    (the incremental contract: `changes.Changes`)."""
+
+    def __init__(self, papers: list[Paper], taxonomy: Taxonomy, redirects: tuple = ()):
         self.papers = sorted(papers, key=_catalogue_order)
         self.taxonomy = taxonomy
-        self.redirects: tuple = ()  # content/redirects.txt, as `load.Redirect`s
-        self.parent: Catalogue | None = None  # the catalogue this one was updated from, if any
-        self.changes: tuple[tuple[Paper | None, Paper | None], ...] = ()
+        self.redirects = redirects  # content/redirects.txt, as `redirects.Redirect`s
+        self.revision = next_revision()
+        self.changes = Changes.all()  # what made this revision from the one before
         self._themes_of_tag: dict[str, tuple[str, ...]] = {}
         for theme in taxonomy.themes.values():
             for tag in theme.tags:
@@ -165,77 +194,76 @@ class Catalogue:
         for paper in self.papers:
             self._by_venue.setdefault(paper.venue, []).append(paper)
         for paper in sorted(self.papers, key=_title_order):
-            for key, index in self._index_entries(paper):
-                index.setdefault(key, []).append(paper)
+            for place in self._places(paper):
+                self._list_at(place).append(paper)
 
-    def updated(self, changes: list[tuple[Paper | None, Paper | None]]) -> Catalogue:
-        """A copy with each `old` paper replaced by `new` (either may be None); lists that no
-        change touches are shared with this catalogue, so later stages can tell at a glance."""
+    def updated(self, changes: list[PaperChange], redirects: tuple) -> Catalogue:
+        """The next revision: each change's `old` paper replaced by its `new` (either may be
+        None). Lists that no change touches are shared with this catalogue; the others are
+        copied once, then edited in place by bisection."""
         copy = object.__new__(Catalogue)
-        copy.taxonomy, copy._themes_of_tag, copy.redirects = self.taxonomy, self._themes_of_tag, self.redirects
-        copy.parent, copy.changes, self.parent = self, tuple(changes), None  # one step back is enough
-        if "by_slug" in self.__dict__:
-            copy.by_slug = dict(self.by_slug)
-            copy.by_slug.update((old.slug, None) for old, _ in changes if old)
-            copy.by_slug.update((new.slug, new) for _, new in changes if new)
-            for slug in [old.slug for old, _ in changes if old and copy.by_slug[old.slug] is None]:
-                del copy.by_slug[slug]
+        copy.taxonomy, copy._themes_of_tag, copy.redirects = self.taxonomy, self._themes_of_tag, redirects
+        copy.revision, copy.changes = next_revision(), Changes(self.revision, tuple(changes))
         copy.papers = list(self.papers)
         copy._by_venue, copy._by_tag, copy._by_theme = dict(self._by_venue), dict(self._by_tag), dict(self._by_theme)
         copy._by_author = dict(self._by_author)
-        copied: set[int] = set()
-        for old, new in changes:
-            if old:
-                _remove(copy.papers, old, _catalogue_order)
-                _remove(copy._own(copy._by_venue, old.venue, copied), old, _catalogue_order)
-                for key, index in copy._index_entries(old):
-                    _remove(copy._own(index, key, copied), old, _title_order)
-            if new:
-                _insert(copy.papers, new, _catalogue_order)
-                _insert(copy._own(copy._by_venue, new.venue, copied), new, _catalogue_order)
-                for key, index in copy._index_entries(new):
-                    _insert(copy._own(index, key, copied), new, _title_order)
+        if "by_slug" in self.__dict__:
+            copy.by_slug = _updated_by_slug(self.by_slug, changes)
+        owned: set[tuple] = set()  # the places whose list (or author bucket) this update copied
+        for change in changes:
+            for paper, edit in ((change.old, _remove), (change.new, _insert)):
+                if paper:
+                    edit(copy.papers, paper, _catalogue_order)
+                    edit(copy._own(("venue", paper.venue), owned), paper, _catalogue_order)
+                    for place in copy._places(paper):
+                        edit(copy._own(place, owned), paper, _title_order)
         copy._by_venue = {venue: papers for venue, papers in copy._by_venue.items() if papers}
         copy._by_tag = {tag: papers for tag, papers in copy._by_tag.items() if papers}
-        for authors in copy._by_author.values():
-            if id(authors) in copy.__dict__.get("_copied_buckets", ()):
-                for slug in [slug for slug, papers in authors.items() if not papers]:
-                    del authors[slug]
+        for kind, letter, slug in [place for place in owned if place[0] == "author"]:
+            if not copy._by_author[letter][slug]:
+                del copy._by_author[letter][slug]
         return copy
 
-    def _index_entries(self, paper: Paper) -> list[tuple[str, dict[str, list[Paper]]]]:
-        themes = {theme for tag in paper.tags for theme in self._themes_of_tag.get(tag, ())}
-        return ([(tag, self._by_tag) for tag in paper.tags] + [(t, self._by_theme) for t in sorted(themes)]
-                + [(slug, self._author_bucket(slug)) for slug in dict.fromkeys(map(author_slug, paper.authors))])
-
-    def _author_bucket(self, slug: str) -> dict[str, list[Paper]]:
-        """Authors are kept in buckets by first letter, so an edit copies one bucket, not all."""
-        letter = slug[:1]
-        bucket = self._by_author.get(letter)
-        if bucket is None or id(bucket) not in getattr(self, "_copied_buckets", ()):
-            bucket = dict(bucket or {})
-            self._by_author[letter] = bucket
-            self.__dict__.setdefault("_copied_buckets", set()).add(id(bucket))
-        return bucket
-
-    @staticmethod
-    def _own(index: dict, key: object, copied: set[int]) -> list[Paper]:
-        """The list at `key`, copied once before this update changes it."""
-        papers = index.get(key, [])
-        if id(papers) not in copied:
-            papers = list(papers)
-            index[key] = papers
-            copied.add(id(papers))
-        return papers
-
-    def changes_since(self, earlier: Catalogue | None) -> tuple[tuple[Paper | None, Paper | None], ...] | None:
-        """The (old, new) changes that made this catalogue from `earlier` in at most one step;
-        None if it was not made from it, and the caller must look at everything."""
-        if self is earlier:
-            return ()
-        if earlier is not None and self.parent is earlier:
+    def changes_since(self, revision: int | None) -> Changes:
+        """What changed since `revision` (the one a stage last worked from); `everything` if
+        this catalogue was not made from it in one step."""
+        if revision == self.revision:
+            return Changes(revision)
+        if revision is not None and self.changes.since == revision and not self.changes.everything:
             return self.changes
-        return None
+        return Changes.all()
+
+    def _places(self, paper: Paper) -> list[tuple]:
+        """Where a paper is listed in title order: each tag and theme, each author (its
+        venue's list keeps catalogue order)."""
+        themes = {theme for tag in paper.tags for theme in self._themes_of_tag.get(tag, ())}
+        return ([("tag", tag) for tag in paper.tags]
+                + [("theme", theme) for theme in sorted(themes)]
+                + [("author", slug[:1], slug) for slug in dict.fromkeys(map(author_slug, paper.authors))])
+
+    def _list_at(self, place: tuple) -> list[Paper]:
+        kind, key = place[0], place[1]
+        if kind == "author":
+            return self._by_author.setdefault(key, {}).setdefault(place[2], [])
+        index = {"venue": self._by_venue, "tag": self._by_tag, "theme": self._by_theme}[kind]
+        return index.setdefault(key, [])
+
+    def _own(self, place: tuple, owned: set[tuple]) -> list[Paper]:
+        """The list at `place`, copied (with its author bucket) the first time an update edits it."""
+        if place not in owned:
+            if place[0] == "author" and ("bucket", place[1]) not in owned:
+                self._by_author[place[1]] = dict(self._by_author.get(place[1], {}))
+                owned.add(("bucket", place[1]))
+            papers = list(self._list_at(place))
+            self._put(place, papers)
+            owned.add(place)
+        return self._list_at(place)
+
+    def _put(self, place: tuple, papers: list[Paper]) -> None:
+        if place[0] == "author":
+            self._by_author[place[1]][place[2]] = papers
+        else:
+            {"venue": self._by_venue, "tag": self._by_tag, "theme": self._by_theme}[place[0]][place[1]] = papers
 
     @property
     def venues(self) -> list[Venue]:
@@ -258,11 +286,23 @@ class Catalogue:
         return [self.taxonomy.themes[t] for t in self.taxonomy.themes_of(paper.tags)]
 
     def author_buckets(self) -> dict[str, dict[str, list[Paper]]]:
-        """Authors by the first letter of their slug: slug → papers, in title order."""
+        """Authors by the first letter of their slug: slug → papers, in title order. A bucket
+        no change touched is the same dict as in the revision before."""
         return self._by_author
 
 
-@functools.lru_cache(maxsize=None)
+def _updated_by_slug(by_slug: dict[str, Paper], changes: list[PaperChange]) -> dict[str, Paper]:
+    updated = dict(by_slug)
+    for change in changes:
+        if change.old:
+            updated.pop(change.old.slug, None)
+    for change in changes:
+        if change.new:
+            updated[change.new.slug] = change.new
+    return updated
+
+
+@functools.lru_cache(maxsize=65536)  # a pure function of a name, looked up for every list and page
 def author_slug(name: str) -> str:
     """`Sean O'Brien` → `sean-o-brien`; `Gizem Yüce` → `gizem-yuce`."""
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..report import Report
 from . import yamltext
 from .model import SLUG_PATTERN, Tag, Taxonomy, Theme
-from ..report import Report
 
 TAXONOMY_FILE = "taxonomy.yaml"
 MAX_SUGGESTED_TAGS = 5

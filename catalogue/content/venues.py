@@ -9,9 +9,9 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
+from ..report import Report
 from . import yamltext
 from .model import URL_PATTERN, Venue
-from ..report import Report
 
 VENUES_FILE = "venues.yaml"
 VENUE_KEYS = {"name": str, "year": int, "title": str, "proceedings": str}

@@ -8,8 +8,8 @@ from typing import Any
 
 import yaml
 
-from ..report import ContentError, Diagnostic, Report
 from ..files import read_text
+from ..report import ContentError, Diagnostic, Report
 
 KeyPath = tuple[Any, ...]
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: ten times faster

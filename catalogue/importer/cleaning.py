@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import re
 
-_MATH = r"\$\$.+?\$\$|(?<!\\)\$(?![\s$])(?:\\.|[^$\\])+?(?<!\s)\$"
-MATH = re.compile(_MATH)
+from ..text import MATH, MATH_PATTERN, URL_PATTERN, outside
+
 _SEGMENTS = re.compile(rf"""
-    (?P<math>{_MATH})
+    (?P<math>{MATH_PATTERN})
   | (?P<link>!?\[[^\]]*\]\([^)\s]+\))
   | (?P<autolink><https?://[^>\s]+>)
   | (?P<code>`[^`]+`)
-  | (?P<url>https?://[^\s<>()\[\]{{}}"]*[^\s<>()\[\]{{}}".,;:!?'’”])
+  | (?P<url>{URL_PATTERN})
 """, re.VERBOSE)
 _COMMAND = re.compile(r"\\(textbf|textit|emph|texttt|underline|url|textsc|textrm|textsf|text)\s*\{")
 _SPLIT_WORD = re.compile(r"(?<![\w-])(\w[\w-]*)- (\w+)")
@@ -22,18 +22,7 @@ _ESCAPES = {r"\%": "%", r"\&": "&", r"\#": "#", r"\{": "{", r"\}": "}", r"\_": r
 def clean_abstract(text: str) -> str:
     """Turn LaTeX text commands into Markdown, rejoin split words, keep math and links."""
     text = _convert_commands(MATH.sub(_unwrap_text_math, text))
-    return _outside(_SEGMENTS, text, _tidy_prose, _tidy_segment).strip()
-
-
-def _outside(pattern: re.Pattern[str], text: str, prose, special) -> str:
-    """Apply `prose` to the text between matches of `pattern` and `special` to the matches."""
-    parts, last = [], 0
-    for match in pattern.finditer(text):
-        parts.append(prose(text[last:match.start()]))
-        parts.append(special(match))
-        last = match.end()
-    parts.append(prose(text[last:]))
-    return "".join(parts)
+    return outside(_SEGMENTS, text, _tidy_prose, _tidy_segment).strip()
 
 
 def _convert_commands(text: str) -> str:

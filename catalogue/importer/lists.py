@@ -3,24 +3,36 @@
 from __future__ import annotations
 
 import datetime
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import frontmatter
 
-from .cleaning import clean_abstract, leftover_latex
+from .. import urls
 from ..config import LEDGER_FILE
-from .derive import derived_title, find_links, slug_source, slugify, unique_slug
-from ..ledger import ids, read_ledger
-from ..content.loader import FIELD_ORDER, PAPERS_DIR, SOURCES_DIR, PageSource, fingerprint, read_identities, read_source, with_fields
-from .metadata import PaperFacts, match_facts, read_metadata
-from ..content.model import Taxonomy, Venue
+from ..content.loader import read_identities
+from ..content.model import FIELD_ORDER, Taxonomy, Venue
 from ..content.paperlinks import paper_page
-from .rawlist import RawPaper, read_list
-from ..report import ContentError, Report
+from ..content.source import (
+    PAPERS_DIR,
+    SOURCES_DIR,
+    PageSource,
+    fingerprint,
+    read_source,
+    with_fields,
+)
 from ..content.taxonomy import load_taxonomy, suggest_tags
 from ..content.venues import VENUES_FILE, load_venues, unknown_venue_hint
+from ..files import write_atomic, write_new
+from ..ledger import read_ledger
+from ..report import ContentError, Report
+from .cleaning import clean_abstract, leftover_latex
+from .derive import derived_title
+from .links import find_links
+from .metadata import PaperFacts, match_facts, read_metadata
+from .rawlist import RawPaper, read_list
+from .slugs import slug_source, slugify, unique_slug
+
 
 @dataclass
 class ImportResult:
@@ -104,7 +116,7 @@ def _keep_source(path: Path, content_dir: Path, report: Report) -> bool:
         report.error(path, 0, f"{target} holds another list of this name",
                      "rename this list (its papers' `source:` will name it), then import it again")
         return False
-    write_new_file(target, data)
+    write_new(target, data)
     report.info(f"kept {path} as {target}")
     return True
 
@@ -142,7 +154,7 @@ def _write_paper(raw: RawPaper, body: str, facts: PaperFacts | None, taxonomy: T
         report.warning(raw.path, raw.line, f"could not convert LaTeX `{command}`",
                        f"fix it by hand in content/papers/{slug}.md")
     target = content_dir / PAPERS_DIR / f"{slug}.md"  # the slug is [a-z0-9-]: never a path of its own
-    write_new_file(target, frontmatter.dumps(frontmatter.Post(body, **meta), sort_keys=False,
+    write_new(target, frontmatter.dumps(frontmatter.Post(body, **meta), sort_keys=False,
                                              default_flow_style=None, width=10_000) + "\n")
     report.info(f"added {target} ← {raw.where}")
     return target
@@ -190,32 +202,15 @@ def _rewrite(source: PageSource, target: Path, changes: dict[str, object]) -> No
     """Write the changed file; under a new name, the new file is in place before the old goes."""
     text = with_fields(source, changes)
     if target == source.path:
-        temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, target)
+        write_atomic(target, text)
     else:
-        write_new_file(target, text)
+        write_new(target, text)
         source.path.unlink()
 
 
 def _published_slugs(content_dir: Path) -> set[str]:
     """Slugs whose pages the ledger says were published: they never change."""
-    return ids(read_ledger(content_dir.resolve().parent / LEDGER_FILE), "papers")
-
-
-def write_new_file(target: Path, content: str | bytes) -> None:
-    """Write atomically, and never over an existing file (raises FileExistsError)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    data = content.encode("utf-8") if isinstance(content, str) else content
-    try:
-        with open(temporary, "xb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.link(temporary, target)
-    finally:
-        temporary.unlink(missing_ok=True)
+    return urls.ids(read_ledger(content_dir.resolve().parent / LEDGER_FILE), urls.PAPERS)
 
 
 def _report_unmatched(facts: list[PaperFacts], matched: set[int], names: set[str], content_dir: Path,

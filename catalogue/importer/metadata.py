@@ -9,9 +9,9 @@ from pathlib import Path
 
 from ..content.model import URL_PATTERN
 from ..content.paperlinks import ARXIV_ID, arxiv_id_in
-from .rawlist import RawPaper
-from ..report import ContentError, Report
 from ..files import read_lines
+from ..report import ContentError, Report
+from .rawlist import RawPaper
 
 REQUIRED_COLUMNS = ("file", "para", "abstract_start", "title", "authors", "arxiv_id")
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..content.model import Venue
-from ..report import ContentError, Report
 from ..files import read_text
+from ..report import ContentError, Report
 
 MIN_ABSTRACT_WORDS = 20
 MAX_HEADER_WORDS = 12

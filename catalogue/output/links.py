@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import unquote, urlsplit
 
-from ..content.loader import body_line
+from .. import urls
 from ..content.model import Catalogue, Paper
 from ..report import Diagnostic
 
@@ -77,46 +77,62 @@ def check_links(site: Path, base_url: str, pages: Iterable[str] | None = None,
     draft's own page may lead to a file in `drafts` (a preview shows drafts, a published build
     does not). Pages are read one at a time; a page's ids are read only if some link points at
     one of them."""
-    base_path = urlsplit(base_url).path or "/"
     files: Container[str]
     if pages is None:
         files = set(_all_files(site))
         pages = (f for f in files if f.endswith(".html") and not f.startswith("pagefind/"))
     else:
         files = _OnDisk(site)
-    if left_out:
-        files = _OrLeftOut(files, left_out)
-    report = LinkReport()
-    anchors: dict[str, list[tuple[str, str, str]]] = {}  # target page → (fragment, page, link)
-    absolute: dict[bytes, tuple[str, str | None, str, bool]] = {}  # the same from every page
+    checker = _Checker(site, base_url, _OrLeftOut(files, left_out) if left_out else files, drafts)
     for page in sorted(p for p in pages if p.endswith(".html")):
+        checker.check(page)
+    checker.check_anchors()
+    return checker.report
+
+
+class _Checker:
+    """One run of the link check: the links seen so far, and the anchors still to look up."""
+
+    def __init__(self, site: Path, base_url: str, files: Container[str], drafts: Container[str]):
+        self.site, self.base_url, self.files, self.drafts = site, base_url, files, drafts
+        self.base_path = urlsplit(base_url).path or "/"
+        self.report = LinkReport()
+        self.anchors: dict[str, list[tuple[str, str, str]]] = {}  # target page → (fragment, page, link)
+        self.absolute: dict[bytes, tuple[str, str | None, str, bool]] = {}  # the same from every page
+
+    def check(self, page: str) -> None:
         try:
-            html = (site / page).read_bytes()
+            html = (self.site / page).read_bytes()
         except FileNotFoundError:  # removed since it was listed: no links left to check
-            continue
+            return
         folder = page.rpartition("/")[0]
         for raw in dict.fromkeys(v for attribute in _LINK_ATTRIBUTES for v in _values(html, attribute)):
-            resolved = absolute.get(raw)
-            if resolved is None:
-                resolved = _resolve(raw, page, folder, base_url, base_path, files)
-                if raw.startswith((b"/", b"http:", b"https:")):
-                    absolute[raw] = resolved
-            link, file, fragment, internal = resolved
+            link, file, fragment, internal = self._resolved(raw, page, folder)
             if not internal:
-                report.external.add(link)
+                self.report.external.add(link)
                 continue
-            report.checked += 1
+            self.report.checked += 1
             if file is None:
-                report.broken.append(Broken(page, link, "leads to no page"))
-            elif file in drafts and page not in drafts:
-                report.broken.append(Broken(page, link, TO_A_DRAFT))
+                self.report.broken.append(Broken(page, link, "leads to no page"))
+            elif file in self.drafts and page not in self.drafts:
+                self.report.broken.append(Broken(page, link, TO_A_DRAFT))
             elif fragment and file.endswith(".html"):
-                anchors.setdefault(file, []).append((fragment, page, link))
-    for file, wanted in anchors.items():
-        ids = _ids(site / file)
-        report.broken += [Broken(page, link, f"leads to no #{fragment} on that page")
-                          for fragment, page, link in wanted if fragment not in ids]
-    return report
+                self.anchors.setdefault(file, []).append((fragment, page, link))
+
+    def _resolved(self, raw: bytes, page: str, folder: str) -> tuple[str, str | None, str, bool]:
+        """A link resolved; one that reads the same from every page (absolute) only once."""
+        resolved = self.absolute.get(raw)
+        if resolved is None:
+            resolved = _resolve(raw, page, folder, self.base_url, self.base_path, self.files)
+            if raw.startswith((b"/", b"http:", b"https:")):
+                self.absolute[raw] = resolved
+        return resolved
+
+    def check_anchors(self) -> None:
+        for file, wanted in self.anchors.items():
+            ids = _ids(self.site / file)
+            self.report.broken += [Broken(page, link, f"leads to no #{fragment} on that page")
+                                   for fragment, page, link in wanted if fragment not in ids]
 
 
 def _all_files(site: Path) -> Iterable[str]:
@@ -153,7 +169,7 @@ def explain(broken: Broken, catalogue: Catalogue | None, site: Path) -> Diagnost
     """Name the paper file and line a broken link comes from, if it is in that paper's abstract;
     otherwise the page in `site`, which a template wrote."""
     paper = _paper_of(broken.page, catalogue)
-    line = body_line(paper.path, broken.link) if paper else 0
+    line = paper.body_line(broken.link) if paper else 0
     if paper and line:
         return Diagnostic(paper.path, line, f"the link {broken.link} {broken.problem}",
                           "fix the link in the abstract")
@@ -162,10 +178,8 @@ def explain(broken: Broken, catalogue: Catalogue | None, site: Path) -> Diagnost
 
 
 def _paper_of(page: str, catalogue: Catalogue | None) -> Paper | None:
-    slug = page.removeprefix("papers/").removesuffix("/index.html")
-    if catalogue is None or not page.startswith("papers/") or "/" in slug:
-        return None
-    return catalogue.by_slug.get(slug)
+    slug = urls.paper_of_file(page)
+    return catalogue.by_slug.get(slug) if catalogue is not None and slug else None
 
 
 def _resolve(raw: bytes, page: str, folder: str, base_url: str, base_path: str,

@@ -310,7 +310,7 @@ class SimilarityCache:
         self._lock = threading.Lock()  # one computation at a time: they share the vocabulary
         self._vocabulary = Vocabulary()
         self._signature: tuple = ()  # (slug, tags, abstract) of each paper the result is for
-        self._matched: Catalogue | None = None  # the last catalogue known to have that text
+        self._matched: int | None = None  # the revision of the last catalogue known to have that text
         self._result = NOTHING
 
     @staticmethod
@@ -322,7 +322,7 @@ class SimilarityCache:
         if signature is not None:
             with self._lock:
                 self._result = compute(catalogue.papers, self._vocabulary)
-                self._signature, self._matched = signature, catalogue
+                self._signature, self._matched = signature, catalogue.revision
         return self._result
 
     @property
@@ -333,20 +333,19 @@ class SimilarityCache:
         """The catalogue's signature if the stored result is not for it, else None. Cheap when
         the catalogue was updated from the last one seen and no edit touched words or tags."""
         with self._lock:
-            changes = catalogue.changes_since(self._matched)
-            if changes is not None and all(_text(old) == _text(new) for old, new in changes):  # quick
-                self._matched = catalogue
+            if not catalogue.changes_since(self._matched).alter(_text):  # quick
+                self._matched = catalogue.revision
                 return None
             signature = self.signature(catalogue)
             if signature == self._signature:
-                self._matched = catalogue
+                self._matched = catalogue.revision
                 return None
             return signature
 
     def store(self, signature: tuple, catalogue: Catalogue, result: Similarity) -> None:
         with self._lock:
-            self._signature, self._matched, self._result = signature, catalogue, result
+            self._signature, self._matched, self._result = signature, catalogue.revision, result
 
 
-def _text(paper: Paper | None) -> Text | None:
-    return Text(paper.slug, paper.tags, paper.body) if paper else None
+def _text(paper: Paper) -> Text:
+    return Text(paper.slug, paper.tags, paper.body)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import functools
 import re
+from collections.abc import Callable
 
 from ..content.model import Paper, Venue
 
@@ -22,7 +22,6 @@ def cite_key(paper: Paper) -> str:
     return f"{paper.venue.name.lower()}{paper.venue.year}:{paper.slug}"
 
 
-@functools.lru_cache(maxsize=65536)
 def bibtex(paper: Paper) -> str:
     """An @inproceedings entry; the title is braced so BibTeX styles keep its capitals."""
     fields = [("title", "{" + _title(paper.title) + "}"),
@@ -39,9 +38,9 @@ def bibtex(paper: Paper) -> str:
     return f"@inproceedings{{{cite_key(paper)},\n{body}\n}}\n"
 
 
-def bibtex_file(papers: tuple[Paper, ...]) -> str:
-    """Every entry, in catalogue order, each made once and remembered."""
-    return "\n".join(bibtex(paper) for paper in papers)
+def bibtex_file(papers: tuple[Paper, ...], entry: Callable[[Paper], str] = bibtex) -> str:
+    """Every entry, in catalogue order (`entry`: the renderer's remembered `bibtex`)."""
+    return "\n".join(entry(paper) for paper in papers)
 
 
 def _title(title: str) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import html
 import re
 
@@ -10,7 +9,7 @@ import markdown
 import nh3
 from latex2mathml.converter import convert as latex_to_mathml
 
-from ..importer.cleaning import MATH
+from ..text import MATH, plain_text
 
 _PLACEHOLDER = "\u2063MATH{}\u2063"
 _PLACEHOLDER_PATTERN = re.compile("\u2063MATH(\\d+)\u2063")
@@ -78,7 +77,7 @@ class Markup:
         tex = source.strip("$").strip()
         try:
             mathml = latex_to_mathml(tex, display="block" if display else "inline")
-        except Exception:  # latex2mathml raises many kinds of errors on malformed TeX
+        except Exception:  # noqa: BLE001 -- latex2mathml raises many kinds of errors on malformed TeX
             mathml = ""
         if not mathml or not _balanced(tex) or re.search(r">[^<]*\\[a-zA-Z]", mathml):
             self.failed_math.append(tex)
@@ -97,28 +96,6 @@ def _balanced(tex: str) -> bool:
     return depth == 0
 
 
-@functools.lru_cache(maxsize=65536)
-def plain_text(text: str) -> str:
-    """A readable plain-text version of Markdown with math: for descriptions and excerpts."""
-    text = MATH.sub(lambda m: _readable_tex(m.group(0).strip("$")), text)
-    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
-    text = re.sub(r"<(https?://[^>]+)>", r"\1", text)
-    text = re.sub(r"\*\*|(?<![\w*])\*|\*(?![\w*])|`|\\(?=[$_*])", "", text)
-    return re.sub(r"\s+", " ", text).strip()
-
-
-_TEX_WORDS = {r"\infty": "∞", r"\times": "×", r"\leq": "≤", r"\geq": "≥", r"\log": "log",
-              r"\alpha": "α", r"\varepsilon": "ε", r"\epsilon": "ε", r"\sim": "~", r"\cdot": "·"}
-
-
-def _readable_tex(tex: str) -> str:
-    for command, symbol in _TEX_WORDS.items():
-        tex = tex.replace(command, symbol)
-    tex = re.sub(r"\\[a-zA-Z]+\s*", "", tex)
-    return re.sub(r"[{}]|\^|_", "", tex).strip()
-
-
-@functools.lru_cache(maxsize=65536)
 def excerpt(text: str, limit: int = 200) -> str:
     """The start of the plain text, cut at a word boundary."""
     plain = plain_text(text)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
+
+from ..files import write_atomic
 
 VERSION = "2"  # bump when the drawing changes: every cached image is then redrawn
 SIZE = (1200, 630)
@@ -26,10 +27,7 @@ def social_image(title: str, venue: str, tags: list[str], site: str, cache_dir: 
         return cached.read_bytes()
     data = _draw(title, venue, tags, site)
     if cached:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        temporary = cached.with_name(f".{cached.name}.{os.getpid()}")
-        temporary.write_bytes(data)
-        os.replace(temporary, cached)
+        write_atomic(cached, data)
     return data
 
 

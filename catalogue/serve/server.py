@@ -60,6 +60,15 @@ class DevServer:
         """Overlay these lines, under `heading`, on every page until called with an empty list."""
         self.errors, self.errors_heading = list(lines), heading or BUILD_FAILED
 
+    @property
+    def stopping(self) -> bool:
+        return self._stopping
+
+    def events_sent(self) -> dict[str, int]:
+        """How many events of each kind were sent so far: where a new listener starts."""
+        with self._changed:
+            return dict(self._events)
+
     def next_events(self, seen: dict[str, int]) -> list[str]:
         """Wait until some kind of event happened more often than `seen` says (which is
         updated); return those kinds, or nothing on timeout or shutdown."""
@@ -142,11 +151,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Connection", "close")
         self.end_headers()
         self.close_connection = True
-        seen = dict(self.dev._events)
+        seen = self.dev.events_sent()
         try:
             self.wfile.write(b": connected\n\n")
             self.wfile.flush()
-            while not self.dev._stopping:
+            while not self.dev.stopping:
                 kinds = self.dev.next_events(seen)
                 self.wfile.write(b"".join(f"event: {kind}\ndata: {seen[kind]}\n\n".encode() for kind in kinds)
                                  or b": keep-alive\n\n")

@@ -1,0 +1,179 @@
+"""The front matter's schema, derived from the `Paper` dataclass, and the checks of a paper
+file against it and the vocabulary: every problem is reported at its line, with a fix."""
+
+from __future__ import annotations
+
+import datetime
+import difflib
+from dataclasses import dataclass
+from typing import Any
+
+from ..report import Report
+from . import yamltext
+from .model import (
+    FRONT_MATTER,
+    REQUIRED_KEYS,
+    SLUG_PATTERN,
+    URL_PATTERN,
+    Paper,
+    Taxonomy,
+    Venue,
+)
+from .paperlinks import ARXIV_ID, arxiv_id_in, paper_page, placeholder
+from .source import PageSource
+from .taxonomy import TAXONOMY_FILE
+from .venues import unknown_venue_hint
+
+TITLE_SOURCES = ("derived", "metadata", "curated")
+URL_KEYS = ("code", "project", "url")
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """What every paper is checked against: tags, venues, and the tags that once were."""
+
+    taxonomy: Taxonomy
+    venues: dict[str, Venue]
+    retired_tags: frozenset[str] = frozenset()  # published once (the ledger), gone from the taxonomy
+
+
+def validate(source: PageSource, vocabulary: Vocabulary | None, report: Report) -> Paper | None:
+    meta, path = source.meta, source.path
+    errors_before = len(report.errors)
+    _check_keys(source, report)
+    venue = _venue(source, vocabulary, report) if isinstance(meta.get("venue"), str) else None
+    _check_slugs(source, report)
+    _check_lists_of_strings(source, report)
+    _check_values(source, report)
+    if vocabulary and isinstance(meta.get("tags"), list):
+        _check_tags(source, vocabulary, report)
+    if len(report.errors) > errors_before or venue is None:
+        return None
+    values = {key: _as_field(meta[key]) for key in FRONT_MATTER if key in meta}
+    values.update(title=meta["title"].strip(), venue=venue)
+    return Paper(**values, body=source.body, path=path, body_start=source.body_start,
+                 lines={k: _line(source, k) for k in meta})
+
+
+def _as_field(value: Any) -> Any:
+    """A checked front-matter value as `Paper` holds it: lists as tuples, dates as ISO text."""
+    if isinstance(value, list):
+        return tuple(value)
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    return value
+
+
+def _venue(source: PageSource, vocabulary: Vocabulary | None, report: Report) -> Venue | None:
+    """The venue named, as content/venues.yaml describes it; None (reported) if it is not there."""
+    text = source.meta["venue"]
+    parsed = Venue.parse(text)
+    if parsed is None:
+        report.error(source.path, _line(source, "venue"), f"venue {text!r} has no year",
+                     "write the conference and year, like `venue: ICML 2024`")
+        return None
+    if vocabulary is None:  # the venues file itself is broken, and reported
+        return parsed
+    known = vocabulary.venues.get(parsed.label)
+    if known is None:
+        report.error(source.path, _line(source, "venue"), f"unknown venue `{text.strip()}`",
+                     unknown_venue_hint(parsed.label, vocabulary.venues))
+    return known
+
+
+def _line(source: PageSource, key: str) -> int:
+    return yamltext.line_of(source.lines, (key,)) or 1
+
+
+def _check_keys(source: PageSource, report: Report) -> None:
+    known = {key: FRONT_MATTER[key] for key in sorted(FRONT_MATTER, key=lambda k: k not in REQUIRED_KEYS)}
+    for key, value in source.meta.items():
+        if key not in known:
+            close = difflib.get_close_matches(str(key), known, n=1)
+            hint = f"did you mean `{close[0]}`?" if close else f"known keys: {', '.join(known)}"
+            report.error(source.path, _line(source, key), f"unknown key `{key}`", hint)
+        elif not isinstance(value, known[key]) or (isinstance(value, bool) and known[key] is not bool):
+            kind = {list: "a list, like [a, b]", bool: "true or false",
+                    datetime.date: "a date, like 2026-11-29"}.get(known[key], "text (put it in quotes)")
+            report.error(source.path, _line(source, key),
+                         f"`{key}` must be {kind}, not {type(value).__name__} {value!r}",
+                         f"write `{key}:` as {kind}")
+    for key in REQUIRED_KEYS:
+        if key not in source.meta:
+            report.error(source.path, 1, f"`{key}` is missing",
+                         f"add a `{key}:` line to the front matter")
+        elif key != "tags" and (source.meta[key] is None or not str(source.meta[key]).strip()):
+            report.error(source.path, _line(source, key), f"`{key}` is empty", f"give `{key}` a value")
+
+
+def _check_slugs(source: PageSource, report: Report) -> None:
+    meta = source.meta
+    slugs = [("slug", meta.get("slug"))] + [("aliases", a) for a in meta.get("aliases") or []
+                                            if isinstance(meta.get("aliases"), list)]
+    for key, slug in slugs:
+        if isinstance(slug, str) and slug and not SLUG_PATTERN.match(slug):
+            report.error(source.path, _line(source, key), f"slug {slug!r} is not a valid URL part",
+                         "use lower-case ASCII letters, digits and single hyphens, like `long-rope`")
+    names = [slug for _, slug in slugs if isinstance(slug, str)]
+    for slug in sorted({s for s in names if names.count(s) > 1}):
+        report.error(source.path, _line(source, "aliases"), f"`{slug}` is listed twice among slug and aliases",
+                     "an alias is an earlier slug: list each once, and never the current slug")
+
+
+def _check_lists_of_strings(source: PageSource, report: Report) -> None:
+    for key in ("tags", "authors", "aliases"):
+        value = source.meta.get(key)
+        if isinstance(value, list) and not all(isinstance(v, str) and v.strip() for v in value):
+            report.error(source.path, _line(source, key), f"every entry of `{key}` must be text",
+                         "quote entries that YAML reads as numbers, dates or booleans")
+
+
+def _check_values(source: PageSource, report: Report) -> None:
+    meta = source.meta
+    if meta.get("title_source", "curated") not in TITLE_SOURCES:
+        report.error(source.path, _line(source, "title_source"),
+                     f"title_source {meta['title_source']!r} is not one of {', '.join(TITLE_SOURCES)}",
+                     "write `title_source: curated` once a person has checked the title")
+    for key in URL_KEYS:
+        value = meta.get(key)
+        if not isinstance(value, str):
+            continue
+        if not URL_PATTERN.match(value):
+            report.error(source.path, _line(source, key), f"`{key}` is not an http(s) URL: {value!r}",
+                         "write the full address, starting with https://")
+        elif placeholder(value):
+            report.error(source.path, _line(source, key), f"`{key}` is a placeholder, not an address: {value}",
+                         "write the real address, or delete the line")
+    if isinstance(meta.get("url"), str) and URL_PATTERN.match(meta["url"]) and not placeholder(meta["url"]):
+        _check_paper_page(source, report)
+    if isinstance(meta.get("arxiv"), str) and not ARXIV_ID.match(meta["arxiv"]):
+        report.error(source.path, _line(source, "arxiv"), f"`arxiv` is not an arXiv id: {meta['arxiv']!r}",
+                     "write the id alone, in quotes, like `arxiv: '2406.07522'`")
+
+
+def _check_paper_page(source: PageSource, report: Report) -> None:
+    """`url:` is published as the paper itself: its venue page, never where a title was found."""
+    url, line = source.meta["url"], _line(source, "url")
+    arxiv = arxiv_id_in(url)
+    if arxiv:
+        report.error(source.path, line, "`url` is an arXiv address",
+                     f"write `arxiv: '{arxiv}'` instead: the page then links to its abstract and PDF")
+    elif not paper_page(url):
+        report.error(source.path, line, f"`url` is not the paper's own page: {url}",
+                     "give its OpenReview or proceedings page, or delete the line (a site that "
+                     "summarises or mirrors a paper is not the paper)")
+
+
+def _check_tags(source: PageSource, vocabulary: Vocabulary, report: Report) -> None:
+    tags = vocabulary.taxonomy.tags
+    for tag in source.meta["tags"]:
+        if not isinstance(tag, str) or tag in tags:
+            continue
+        close = difflib.get_close_matches(tag, tags, n=1)
+        if tag in vocabulary.retired_tags:
+            instead = f"use `{close[0]}` if it was renamed, or take it off" if close else "take it off"
+            hint = f"it was removed from content/{TAXONOMY_FILE}: {instead} this paper's tags, or restore it there"
+            report.error(source.path, _line(source, "tags"), f"tag `{tag}` no longer exists", hint)
+            continue
+        hint = f"did you mean `{close[0]}`?" if close else "use a tag id from content/taxonomy.yaml, or add the tag there"
+        report.error(source.path, _line(source, "tags"), f"unknown tag `{tag}`", hint)

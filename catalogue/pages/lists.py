@@ -1,0 +1,161 @@
+"""The pages that list papers: all papers, venues, tags, themes, authors; feeds; the counts."""
+
+from __future__ import annotations
+
+import operator
+from collections import Counter
+from typing import Any
+
+from .. import urls
+from ..content.model import (
+    Catalogue,
+    Listing,
+    Paper,
+    Tag,
+    Taxonomy,
+    Theme,
+    Venue,
+    author_slug,
+)
+from ..relate.maps import MainTheme
+from .page import Page
+
+FEED_LIMIT = 200
+AUTHORS_PER_PAGE = 500
+PAGE_SIZE = 100
+THEME_GROUP_LIMIT = 12
+# Venue labels, not Venue objects: a string's hash is cached, a dataclass's is computed each time.
+VENUE_LABEL, LISTING = operator.attrgetter("venue.label"), operator.attrgetter("listing")
+
+
+def counts(catalogue: Catalogue) -> dict[str, tuple]:
+    """Themes, venues and tags, each with its number of papers."""
+    taxonomy = catalogue.taxonomy
+    tags = sorted(taxonomy.tags.values(), key=lambda t: t.label.casefold())
+    return {
+        "themes": tuple((t, len(catalogue.papers_in_theme(t.id))) for t in taxonomy.themes.values()),
+        "venues": tuple((v, len(catalogue.papers_in_venue(v))) for v in catalogue.venues),
+        "tags": tuple((t, len(catalogue.papers_with_tag(t.id))) for t in tags),
+    }
+
+
+def navigation(tally: dict[str, tuple]) -> dict[str, tuple]:
+    """The left navigation shown on every page: themes, venues and tags (counts are in counts.css)."""
+    return {kind: tuple(item for item, _ in items) for kind, items in tally.items()}
+
+
+def paginated(first: str, template: str, title: str, crumbs: tuple, papers: list[Paper],
+              context: dict[str, Any]) -> list[Page]:
+    """A list of papers as pages of PAGE_SIZE: `first`, `first/page/2/`, …"""
+    chunks = _chunks(list(map(LISTING, papers)), PAGE_SIZE)
+    return _numbered(first, template, title, crumbs, chunks, [context] * len(chunks), len(papers))
+
+
+def _chunks(items: list, size: int) -> list[tuple]:
+    return [tuple(items[i:i + size]) for i in range(0, len(items), size)] or [()]
+
+
+def _numbered(first: str, template: str, title: str, crumbs: tuple, chunks: list[tuple],
+              contexts: list[dict[str, Any]], total: int) -> list[Page]:
+    """Pages 1…n of a list, each with its chunk of papers, its own context and the pager."""
+    pages = []
+    for number, (chunk, context) in enumerate(zip(chunks, contexts), start=1):
+        pager = {"number": number, "count": len(chunks), "first": first,
+                 "total": total, "start": (number - 1) * PAGE_SIZE + 1}
+        page_title = title if number == 1 else f"{title} (page {number})"
+        pages.append(Page(urls.numbered(first, number), template, page_title, crumbs,
+                          {**context, "papers": chunk, "pager": pager}))
+    return pages
+
+
+def venue_pages(venue: Venue, papers: list[Paper], main_theme: MainTheme) -> list[Page]:
+    """A venue's papers grouped by their main theme (in the taxonomy's order), in pages."""
+    last = len(main_theme.themes)
+    ordered = sorted(papers, key=lambda p: (_or(main_theme.index(p.tags), last), p.sort_key))
+    sizes = Counter(main_theme(p.tags) for p in papers)
+    chunks = _chunks(list(map(LISTING, ordered)), PAGE_SIZE)
+    contexts, previous_theme = [], ()  # the theme the previous page ended with
+    for chunk in chunks:
+        sections = _sections(chunk, main_theme)
+        contexts.append({"venue": venue, "sections": tuple(
+            (theme, sizes[theme], tuple(items), index == 0 and theme == previous_theme)
+            for index, (theme, items) in enumerate(sections))})
+        previous_theme = sections[-1][0] if sections else ()
+    return _numbered(urls.venue(venue.slug), "venue.html", venue.label, (("Venues", urls.VENUES),),
+                     chunks, contexts, len(papers))
+
+
+def _sections(listings: tuple[Listing, ...], main_theme: MainTheme) -> list[tuple[Theme | None, list[Listing]]]:
+    """Runs of listings that share a main theme."""
+    sections: list[tuple[Theme | None, list[Listing]]] = []
+    for listing in listings:
+        theme = main_theme(listing.tags)
+        if not sections or sections[-1][0] != theme:
+            sections.append((theme, []))
+        sections[-1][1].append(listing)
+    return sections
+
+
+def _or(value: int | None, default: int) -> int:
+    return default if value is None else value
+
+
+def tag_pages(tag: Tag, tagged: list[Paper], themes: tuple[Theme, ...], taxonomy: Taxonomy) -> list[Page]:
+    return paginated(urls.tag(tag.id), "tag.html", tag.label, (("Tags", urls.TAGS),), tagged,
+                     {"tag": tag, "themes": themes, "related": related_tags(tag.id, tagged, taxonomy)})
+
+
+def related_tags(tag_id: str, tagged: list[Paper], taxonomy: Taxonomy) -> tuple:
+    """The tags most often found together with this one, with how often."""
+    together = Counter(other for paper in tagged for other in paper.tags if other != tag_id)
+    return tuple((taxonomy.tags[t], n) for t, n in sorted(together.items(), key=lambda i: (-i[1], i[0]))[:8])
+
+
+def venue_theme_matrix(catalogue: Catalogue) -> tuple:
+    """Rows of (theme, counts per venue in the venues' order)."""
+    venues = catalogue.venues
+    rows = []
+    for theme in catalogue.taxonomy.themes.values():
+        per_venue = Counter(map(VENUE_LABEL, catalogue.papers_in_theme(theme.id)))
+        rows.append((theme, tuple(per_venue.get(v.label, 0) for v in venues)))
+    return (tuple(venues), tuple(rows))
+
+
+def theme_page(catalogue: Catalogue, theme: Theme) -> Page:
+    """A theme: its papers per venue, and the first papers of each of its tags."""
+    taxonomy = catalogue.taxonomy
+    labels = Counter(map(VENUE_LABEL, catalogue.papers_in_theme(theme.id)))
+    per_venue = {venue: labels[venue.label] for venue in catalogue.venues if labels[venue.label]}
+    groups = tuple((taxonomy.tags[t], tuple(p.listing for p in catalogue.papers_with_tag(t)[:THEME_GROUP_LIMIT]),
+                    len(catalogue.papers_with_tag(t))) for t in theme.tags)
+    return Page(urls.theme(theme.id), "theme.html", theme.title, (("Themes", urls.THEMES),), {
+        "theme": theme, "groups": tuple(g for g in groups if g[2]),
+        "count": len(catalogue.papers_in_theme(theme.id)),
+        "per_venue": tuple(sorted(per_venue.items(), reverse=True))})
+
+
+def author_page(slug: str, papers: list[Paper]) -> Page:
+    """An author's papers and co-authors, named as on their first paper here."""
+    name = next(a for a in papers[0].authors if author_slug(a) == slug)
+    others = Counter(a for p in papers for a in dict.fromkeys(p.authors) if author_slug(a) != slug)
+    coauthors = tuple((a, author_slug(a), n) for a, n in sorted(others.items(), key=lambda i: (-i[1], i[0])))
+    return Page(urls.author(slug), "author.html", name, (("Authors", urls.AUTHORS),), {
+        "name": name, "papers": tuple(p.listing for p in papers), "coauthors": coauthors})
+
+
+def author_index(names: dict[str, str], counts_of: dict[str, int]) -> list[Page]:
+    """Every author, by family name, with their number of papers, in pages of AUTHORS_PER_PAGE."""
+    order = sorted(names, key=lambda slug: (names[slug].split()[-1].casefold(), names[slug].casefold()))
+    rows = [(names[slug], slug, counts_of[slug]) for slug in order]
+    chunks = _chunks(rows, AUTHORS_PER_PAGE)
+    return [Page(urls.numbered(urls.AUTHORS, number), "authors.html",
+                 "Authors" if number == 1 else f"Authors (page {number})", (("Authors", urls.AUTHORS),),
+                 {"authors": chunk, "pager": {"number": number, "count": len(chunks), "first": urls.AUTHORS,
+                                              "total": len(rows)}})
+            for number, chunk in enumerate(chunks, start=1)]
+
+
+def feed(path: str, title: str, home: str, papers: list[Paper]) -> Page:
+    """An Atom feed of the newest additions first."""
+    newest = sorted(papers, key=lambda p: p.added, reverse=True)[:FEED_LIMIT]
+    return Page(path, "feed.xml", title, context={"home": home, "papers": tuple(newest)})

@@ -1,0 +1,38 @@
+"""A paper's pages: its page, its citation file, its preview image, redirects from old slugs."""
+
+from __future__ import annotations
+
+from .. import urls
+from ..content.model import Catalogue, Paper
+from ..text import plain_text
+from .page import Page
+
+SOCIAL_IMAGE_TEMPLATE = "social.png"  # drawn with Pillow, not a template
+
+
+def neighbour(papers: list[Paper], index: int) -> tuple[str, str] | None:
+    """Only what the pager shows of a neighbour, so its other edits leave this page alone."""
+    if 0 <= index < len(papers):
+        return (papers[index].slug, papers[index].title)
+    return None
+
+
+def paper_pages(catalogue: Catalogue, paper: Paper, previous: tuple[str, str] | None,
+                next: tuple[str, str] | None, related: tuple, social_images: bool) -> tuple[Page, ...]:
+    """A paper's page, its citation file, its preview image, and a redirect for each earlier slug."""
+    venue, draft = paper.venue, paper.draft
+    title = plain_text(paper.title)
+    tags = tuple(catalogue.taxonomy.tags[t] for t in paper.tags)
+    image = urls.paper_file(paper.slug, urls.SOCIAL_IMAGE) if social_images else ""
+    page = Page(urls.paper(paper.slug), "paper.html", title,
+                (("Venues", urls.VENUES), (venue.label, urls.venue(venue.slug))), {
+                    "paper": paper, "paper_tags": tags, "image": image,
+                    "themes": tuple(catalogue.themes_of(paper)),
+                    "previous": previous, "next": next, "related": related}, draft)
+    extras = [Page(urls.paper_file(paper.slug, urls.CITATION), "cite.bib", title, context={"paper": paper}, draft=draft)]
+    if image:
+        extras.append(Page(image, SOCIAL_IMAGE_TEMPLATE, title, context={
+            "title": title, "venue": venue.label, "tags": tuple(t.label for t in tags)}, draft=draft))
+    redirects = tuple(Page(urls.paper(alias), "redirect.html", title, context={"target": urls.paper(paper.slug)},
+                           draft=draft) for alias in paper.aliases)
+    return (page, *extras, *redirects)

@@ -1,0 +1,223 @@
+"""Catalogue + related papers → every page of the site, in groups that a rebuild can skip."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .. import urls
+from ..config import SiteConfig
+from ..content.model import Catalogue, Listing, Paper, Taxonomy
+from ..relate.maps import MAP_SIZE, MainTheme, MapPoint, geometry, home_map, topic_map
+from ..relate.related import RelatedViews
+from ..relate.similarity import NOTHING, Similarity
+from . import lists, site_files
+from .lists import LISTING, counts, venue_theme_matrix
+from .page import MOVED, Page, PageGroup
+from .papers import neighbour, paper_pages
+
+
+@dataclass(frozen=True)
+class _Inputs:
+    """What every group is planned from, computed once a plan."""
+
+    catalogue: Catalogue
+    similarity: Similarity
+    tally: dict[str, tuple]  # themes, venues and tags with their numbers of papers
+    listings: tuple[Listing, ...]  # every paper's listing, in catalogue order
+    related: RelatedViews
+    main_theme: MainTheme
+
+
+class Planner:
+    """Decides which pages the catalogue makes, in groups. A group is made anew only when its
+    inputs differ from last time's; otherwise the same `PageGroup` (same version) comes back,
+    which is what keeps rebuilds cheap: the writer skips it without comparing its pages."""
+
+    def __init__(self, config: SiteConfig):
+        self.config = config
+        self._memo: dict[str, tuple[tuple, PageGroup]] = {}
+        self._versions = itertools.count(1)
+        self._paper_memo: dict[str, tuple[tuple, tuple[Page, ...]]] = {}
+        self._author_memo: dict[str, tuple[list[Paper], Page]] = {}
+        self._related = RelatedViews()
+        self._listings: tuple[int | None, tuple[Listing, ...]] = (None, ())  # (catalogue revision, listings)
+        self._main_theme: MainTheme | None = None
+        self._geometry: tuple[tuple, dict[str, MapPoint]] = ((), {})
+
+    def plan(self, catalogue: Catalogue, similarity: Similarity = NOTHING) -> list[PageGroup]:
+        """Every page of the site: the indexes, then per venue, tag, theme and author, the
+        redirects of content/redirects.txt, and the files for machines (not in previews)."""
+        inputs = _Inputs(catalogue, similarity, counts(catalogue), self._all_listings(catalogue),
+                         self._related.update(catalogue, similarity), self._main_theme_for(catalogue.taxonomy))
+        groups = [*self._index_groups(inputs), *self._venue_groups(inputs), *self._tag_groups(inputs),
+                  *self._theme_groups(inputs), *self._author_groups(catalogue),
+                  self._group(MOVED, (catalogue.redirects,), _moved_pages, catalogue)]
+        if self.config.site_files:
+            groups += self._site_files(catalogue, groups)
+        return groups
+
+    def _group(self, group_id: str, inputs: tuple, make: Callable, *args) -> PageGroup:
+        """The group's pages, from `make(*args)` only if `inputs` differ from last time.
+        `inputs` must hold everything `make` reads, or an edit could go unseen."""
+        previous = self._memo.get(group_id)
+        if previous is None or previous[0] != inputs:
+            previous = (inputs, PageGroup(group_id, tuple(make(*args)), next(self._versions)))
+            self._memo[group_id] = previous
+        return previous[1]
+
+    def _index_groups(self, inputs: _Inputs) -> list[PageGroup]:
+        catalogue, similarity, tally = inputs.catalogue, inputs.similarity, inputs.tally
+        taxonomy, count = catalogue.taxonomy, len(catalogue.papers)
+        groups = [
+            self._group("home", (count, tally, similarity, taxonomy), _home, self.config.title, count, tally,
+                        similarity, inputs.main_theme),
+            self._group(urls.MAP, (inputs.listings, similarity, taxonomy), self._map, inputs),
+            self._group("counts", (tally,), _single, urls.COUNTS_CSS, "counts.css", "Counts", {"counts": tally}),
+            self._group("papers", (catalogue.papers,), lists.paginated, urls.PAPERS, "papers.html", "All papers",
+                        (("Papers", urls.PAPERS),), catalogue.papers, {}),
+            self._index(urls.TAGS, "tags.html", "Tags", tally),
+            self._group(urls.VENUES, (tally, *(catalogue.papers_in_theme(t) for t in taxonomy.themes)),
+                        _venues_index, catalogue, tally),
+            self._index(urls.THEMES, "themes.html", "Themes", tally),
+            self._index(urls.READING_LIST, "reading-list.html", "Reading list", None),
+            self._group("404", (), _single, urls.NOT_FOUND, "404.html", "Page not found", {}),
+        ]
+        if self.config.search:
+            groups.append(self._index(urls.SEARCH, "search.html", "Search", None))
+        return groups
+
+    def _index(self, path: str, template: str, title: str, tally: dict | None) -> PageGroup:
+        return self._group(path, (tally,), _single, path, template, title, {"counts": tally}, ((title, path),))
+
+    def _venue_groups(self, inputs: _Inputs) -> list[PageGroup]:
+        catalogue, taxonomy, groups = inputs.catalogue, inputs.catalogue.taxonomy, []
+        for venue in catalogue.venues:
+            in_venue = catalogue.papers_in_venue(venue)
+            groups.append(self._group(f"papers:{venue.slug}", (in_venue, taxonomy, inputs.related.version(venue)),
+                                      self._paper_pages, catalogue, in_venue, inputs.related.views))
+            groups.append(self._group(f"venue:{venue.slug}", (venue, in_venue, taxonomy), lists.venue_pages,
+                                      venue, in_venue, inputs.main_theme))
+        return groups
+
+    def _tag_groups(self, inputs: _Inputs) -> list[PageGroup]:
+        catalogue, taxonomy, groups = inputs.catalogue, inputs.catalogue.taxonomy, []
+        for tag in taxonomy.tags.values():
+            tagged = catalogue.papers_with_tag(tag.id)
+            themes = tuple(t for t in taxonomy.themes.values() if tag.id in t.tags)
+            groups.append(self._group(f"tag:{tag.id}", (tag, tagged, themes, taxonomy), lists.tag_pages,
+                                      tag, tagged, themes, taxonomy))
+        return groups
+
+    def _theme_groups(self, inputs: _Inputs) -> list[PageGroup]:
+        catalogue, taxonomy, groups = inputs.catalogue, inputs.catalogue.taxonomy, []
+        for theme in taxonomy.themes.values():
+            tagged = tuple(catalogue.papers_with_tag(t) for t in theme.tags)
+            in_theme = catalogue.papers_in_theme(theme.id)
+            groups.append(self._group(f"theme:{theme.id}", (theme, tagged, in_theme, taxonomy), _one,
+                                      lists.theme_page, catalogue, theme))
+            if self.config.site_files:
+                groups.append(self._group(f"theme-feed:{theme.id}", (theme, in_theme), _one, lists.feed,
+                                          urls.theme_feed(theme.id), f"{theme.title} · {self.config.title}",
+                                          urls.theme(theme.id), in_theme))
+        return groups
+
+    def _author_groups(self, catalogue: Catalogue) -> list[PageGroup]:
+        """A page per author, in groups by first letter; and the index of all authors."""
+        buckets = catalogue.author_buckets()
+        groups = [self._group(f"authors:{letter}", (bucket,), self._author_pages, bucket)
+                  for letter, bucket in sorted(buckets.items())]
+        groups.append(self._group("authors", tuple(buckets.values()), self._author_index, buckets))
+        return groups
+
+    def _author_pages(self, bucket: dict[str, list[Paper]]) -> list[Page]:
+        return [self._author_page(slug, papers) for slug, papers in sorted(bucket.items())]
+
+    def _author_index(self, buckets: dict[str, dict[str, list[Paper]]]) -> list[Page]:
+        """The index names each author as their page does (their first paper's spelling)."""
+        every = [(slug, papers) for bucket in buckets.values() for slug, papers in bucket.items()]
+        return lists.author_index({slug: self._author_page(slug, papers).context["name"] for slug, papers in every},
+                                  {slug: len(papers) for slug, papers in every})
+
+    def _author_page(self, slug: str, papers: list[Paper]) -> Page:
+        previous = self._author_memo.get(slug)
+        if previous is None or previous[0] != papers:
+            previous = (list(papers), lists.author_page(slug, papers))
+            self._author_memo[slug] = previous
+        return previous[1]
+
+    def _site_files(self, catalogue: Catalogue, groups: list[PageGroup]) -> list[PageGroup]:
+        """Feeds, the BibTeX of everything, redirects, robots.txt and the sitemap."""
+        rules, paths = site_files.alias_rules(catalogue), site_files.sitemap_paths(groups)
+        return [
+            self._group("feed", (catalogue.papers,), site_files.site_feed, catalogue, self.config.title),
+            self._group("bib", (catalogue.papers,), site_files.bibtex, catalogue),
+            self._group(urls.NETLIFY_REDIRECTS, (rules,), site_files.redirect_rules, rules),
+            self._group("robots", (), site_files.robots),
+            self._group("sitemap", (paths,), site_files.sitemap, paths),
+        ]
+
+    def _map(self, inputs: _Inputs) -> tuple[Page, ...]:
+        placed = self._map_geometry(inputs.similarity, inputs.main_theme)
+        return (Page(urls.MAP, "map.html", "Topic map", (("Topic map", urls.MAP),),
+                     {"map": topic_map(inputs.listings, placed, inputs.main_theme)}),)
+
+    def _main_theme_for(self, taxonomy: Taxonomy) -> MainTheme:
+        if self._main_theme is None or self._main_theme.taxonomy is not taxonomy:
+            self._main_theme = MainTheme(taxonomy)
+        return self._main_theme
+
+    def _map_geometry(self, similarity: Similarity, main_theme: MainTheme) -> dict[str, MapPoint]:
+        """The topic map's dots, placed again only when the similarity or the taxonomy changed."""
+        if self._geometry[0] != (similarity, main_theme):
+            self._geometry = ((similarity, main_theme), geometry(similarity, main_theme, MAP_SIZE))
+        return self._geometry[1]
+
+    def _all_listings(self, catalogue: Catalogue) -> tuple[Listing, ...]:
+        """Every paper's listing, in catalogue order: the same tuple while no edit changes one."""
+        revision, listings = self._listings
+        if catalogue.changes_since(revision).alter(LISTING):
+            listings = tuple(map(LISTING, catalogue.papers))
+        self._listings = (catalogue.revision, listings)
+        return listings
+
+    def _paper_pages(self, catalogue: Catalogue, in_venue: list[Paper], related: dict[str, tuple]) -> list[Page]:
+        """A venue's paper pages; each remade only if it, its neighbours, its related papers
+        or the taxonomy changed."""
+        pages: list[Page] = []
+        for index, paper in enumerate(in_venue):
+            inputs = (paper, neighbour(in_venue, index - 1), neighbour(in_venue, index + 1),
+                      catalogue.taxonomy, related.get(paper.slug, ()))
+            previous = self._paper_memo.get(paper.slug)
+            if previous is None or previous[0] != inputs:
+                previous = (inputs, paper_pages(catalogue, paper, inputs[1], inputs[2], inputs[4],
+                                                self.config.social_images))
+                self._paper_memo[paper.slug] = previous
+            pages += previous[1]
+        return pages
+
+
+def _single(path: str, template: str, title: str, context: dict, crumbs: tuple = ()) -> tuple[Page]:
+    return (Page(path, template, title, crumbs, context),)
+
+
+def _one(make: Callable[..., Page], *args) -> tuple[Page]:
+    return (make(*args),)
+
+
+def _home(title: str, count: int, tally: dict, similarity: Similarity, main_theme: MainTheme) -> tuple[Page]:
+    return (Page(urls.HOME, "home.html", title, context={"paper_count": count, "counts": tally,
+                                                         "map": home_map(similarity, main_theme)}),)
+
+
+def _venues_index(catalogue: Catalogue, tally: dict) -> tuple[Page]:
+    return (Page(urls.VENUES, "venues.html", "Venues", (("Venues", urls.VENUES),),
+                 {"counts": tally, "matrix": venue_theme_matrix(catalogue)}),)
+
+
+def _moved_pages(catalogue: Catalogue) -> tuple[Page, ...]:
+    """A redirect page for each folder address in content/redirects.txt (a file's move is a
+    301 in `_redirects` only)."""
+    return tuple(Page(r.old, "redirect.html", "Moved", context={"target": r.new})
+                 for r in catalogue.redirects if r.old.endswith("/"))

@@ -1,0 +1,93 @@
+"""The Jinja environment, the versions of templates (what a page's bytes depend on), and
+template errors as diagnostics that name the template line."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from pathlib import Path
+
+import jinja2
+import jinja2.meta
+
+from .. import urls
+from ..config import SiteConfig
+from ..files import refuse_conflict
+from ..pages.page import Page
+from ..pages.papers import SOCIAL_IMAGE_TEMPLATE
+from ..report import ContentError, Diagnostic
+from .social import VERSION as SOCIAL_VERSION
+
+
+def make_environment(config: SiteConfig) -> jinja2.Environment:
+    """Templates from `config.templates_dir`, strict about undefined names, with the site's
+    address helpers: `url(path)` for any site path, and `paths`, the layout itself (`urls`)."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(config.templates_dir),
+        autoescape=jinja2.select_autoescape(["html", "xml"]),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    base = config.base_path
+    env.globals.update(
+        site=config, paths=urls,
+        url=lambda path="": base + path.lstrip("/"),
+        paper_url=lambda paper: base + urls.paper(paper.slug),
+        tag_url=lambda tag: base + urls.tag(getattr(tag, "id", tag)),
+        venue_url=lambda venue: base + urls.venue(venue.slug),
+        theme_url=lambda theme: base + urls.theme(getattr(theme, "id", theme)))
+    return env
+
+
+class TemplateVersions:
+    """Each template's version: the sources of it and of everything it extends, includes or
+    imports. A page is rendered again when its template's version moves. Each template's
+    references are parsed again only when its source changed."""
+
+    def __init__(self, env: jinja2.Environment, templates_dir: Path):
+        self.env, self.templates_dir = env, templates_dir
+        self._references: dict[str, tuple[str, frozenset[str]]] = {}  # name → (source, referenced)
+
+    def of(self, names: set[str]) -> dict[str, tuple]:
+        versions: dict[str, tuple] = {SOCIAL_IMAGE_TEMPLATE: ("social", SOCIAL_VERSION)}
+        for name in names - {SOCIAL_IMAGE_TEMPLATE}:
+            closure: dict[str, str] = {}
+            pending = [name]
+            while pending:
+                current = pending.pop()
+                if current not in closure:
+                    source, references = self._source(current)
+                    closure[current] = source
+                    pending.extend(references)
+            versions[name] = tuple(sorted(closure.items()))
+        return versions
+
+    def _source(self, name: str) -> tuple[str, frozenset[str]]:
+        try:
+            source, filename, _ = self.env.loader.get_source(self.env, name)
+            if self._references.get(name, ("",))[0] != source:
+                refuse_conflict(Path(filename or self.templates_dir / name), source)
+                references = jinja2.meta.find_referenced_templates(self.env.parse(source, name, filename))
+                self._references[name] = (source, frozenset(r for r in references if r))
+        except jinja2.TemplateSyntaxError as error:
+            raise ContentError([syntax_diagnostic(error, self.templates_dir)]) from error
+        except jinja2.TemplateNotFound as error:
+            raise ContentError([Diagnostic(self.templates_dir / name, 0, f"template {error.name} is missing",
+                                           "restore it from git, or fix the name")]) from error
+        return self._references[name]
+
+
+def syntax_diagnostic(error: jinja2.TemplateSyntaxError, templates_dir: Path) -> Diagnostic:
+    path = error.filename or templates_dir / (error.name or "?")
+    return Diagnostic(path, error.lineno or 0, f"template syntax error: {error.message}",
+                      "fix the Jinja syntax on this line")
+
+
+def runtime_diagnostic(error: Exception, page: Page, templates_dir: Path) -> Diagnostic:
+    """Name the template line that raised, found in the traceback Jinja rewrites."""
+    frames = traceback.extract_tb(sys.exc_info()[2])
+    inside = [f for f in frames if f.filename.startswith(str(templates_dir))]
+    where = inside[-1] if inside else None
+    return Diagnostic(where.filename if where else templates_dir / page.template,
+                      where.lineno if where else 0,
+                      f"template failed on /{page.path}: {type(error).__name__}: {error}",
+                      "fix the template, or the data it expects")

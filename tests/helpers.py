@@ -1,0 +1,72 @@
+"""What the test modules share: folders read into dicts and compared, and build.py run as a
+process from a copy of the code (so its default .cache/ is never the repository's)."""
+
+from __future__ import annotations
+
+import difflib
+import shutil
+import subprocess
+import sys
+from collections.abc import Collection
+from pathlib import Path
+
+from catalogue.config import PROJECT_ROOT
+
+CODE = ("build.py", "catalogue", "templates", "static")  # what `python build.py` needs, content aside
+
+
+def tree(folder: Path, pattern: str = "*", *, mtimes: bool = False,
+         ignore: Collection[str] = ()) -> dict[str, bytes] | dict[str, tuple[bytes, int]]:
+    """Every file under `folder` matching `pattern`, by its path relative to `folder`: its bytes
+    (a symlink's target, not followed), and with `mtimes` also its modification time in ns.
+    Names in `ignore` are left out wherever they are."""
+    found = {}
+    for path in sorted(folder.rglob(pattern)):
+        if path.name in ignore or not (path.is_symlink() or path.is_file()):
+            continue
+        data = str(path.readlink()).encode() if path.is_symlink() else path.read_bytes()
+        found[path.relative_to(folder).as_posix()] = (data, path.lstat().st_mtime_ns) if mtimes else data
+    return found
+
+
+def differences(expected: dict[str, bytes], actual: dict[str, bytes], names: tuple[str, str] = ("expected", "actual"),
+                lines: int = 60) -> str:
+    """'' when the two trees are the same; else which files are missing, extra or differ, and a
+    unified diff of the first file that differs (its first `lines` lines)."""
+    missing = sorted(set(expected) - set(actual))
+    extra = sorted(set(actual) - set(expected))
+    changed = sorted(name for name in set(expected) & set(actual) if expected[name] != actual[name])
+    if not (missing or extra or changed):
+        return ""
+    report = [f"only in {names[0]}: {missing}", f"only in {names[1]}: {extra}",
+              f"{len(changed)} file(s) differ: {changed[:20]}{' …' if len(changed) > 20 else ''}"]
+    if changed:
+        first = changed[0]
+        diff = difflib.unified_diff(_lines(expected[first]), _lines(actual[first]),
+                                    f"{names[0]}/{first}", f"{names[1]}/{first}", lineterm="")
+        report += list(diff)[:lines]
+    return "\n".join(report)
+
+
+def _lines(data: bytes) -> list[str]:
+    try:
+        return data.decode("utf-8").splitlines()
+    except UnicodeDecodeError:
+        return [f"{len(data)} bytes, not text: {data[:64]!r}…"]
+
+
+def copy_code(target: Path, source: Path = PROJECT_ROOT) -> Path:
+    """build.py with its package, templates and static files, copied into `target`."""
+    target.mkdir(parents=True, exist_ok=True)
+    for name in CODE:
+        if (source / name).is_dir():
+            shutil.copytree(source / name, target / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source / name, target / name)
+    return target
+
+
+def build_py(code: Path, *args: str, **options) -> subprocess.CompletedProcess:
+    """`python build.py ARGS` of the code in `code` (see the `code` fixture), its output as text."""
+    return subprocess.run([sys.executable, str(code / "build.py"), *args], capture_output=True, text=True,
+                          **{"timeout": 600, **options})
