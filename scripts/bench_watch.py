@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "scripts")]
 
 from synthetic import generate  # noqa: E402
+from helpers import copy_code  # noqa: E402
 from test_watch import Events, WatchProcess  # noqa: E402  (the same client the tests use)
 
 EDITS = {
@@ -63,7 +64,10 @@ def measure(size: str, edits: int) -> list[dict]:
         prepare(size, root)
         papers = sorted((root / "content/papers").glob("*.md"))
         started = time.perf_counter()
-        server = WatchProcess(root, *([] if size == "real" else ["--no-images"]), startup_seconds=600)
+        code = copy_code(root / "code")  # its .cache/ is the run's own: read from the checkout's, never written
+        if (ROOT / ".cache/social").is_dir():  # images drawn already, as in a curator's checkout
+            shutil.copytree(ROOT / ".cache/social", code / ".cache/social")
+        server = WatchProcess(root, *([] if size == "real" else ["--no-images"]), code=code, startup_seconds=600)
         events = Events(server.url)
         first_build = time.perf_counter() - started
         events.wait("search", timeout=600)

@@ -63,6 +63,13 @@ class Events:
         self.connection.close()
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """In the child: Ctrl-C (SIGINT) as a terminal delivers it. A suite started in the background
+    (`cmd &` in a script, nohup) inherits SIGINT ignored, and Python then never raises
+    KeyboardInterrupt, so watch mode could not be stopped the way people stop it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class WatchProcess:
     """`build.py --watch` on a copy of a small site, with its output read line by line."""
 
@@ -79,7 +86,8 @@ class WatchProcess:
                                     "--templates", str(root / "templates"), "--static", str(root / "static")]
         self.process = subprocess.Popen(
             [sys.executable, "build.py" if as_is else str(code / "build.py"), "--watch", "--port", "0",
-             *folders, *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=root)
+             *folders, *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=root,
+            preexec_fn=_ctrl_c_as_in_a_terminal)
         threading.Thread(target=self._read, daemon=True).start()
         self.url = self._wait_for_url()
 
@@ -368,7 +376,7 @@ def test_no_background_process_outlives_watch_mode(small_site, code, ending):
     shutil.copytree(PROJECT_ROOT / "static", small_site.root / "static")
     server = WatchProcess(small_site.root, code=code)  # with search: Pagefind runs too
     pid = server.process.pid
-    assert wait_until(lambda: any("spawn_main" in c for c in children(pid).values()), timeout=15), children(pid)
+    assert wait_until(lambda: any("spawn_main" in c for c in children(pid).values()), timeout=30), children(pid)
     workers = list(children(pid))
     server.process.send_signal(ending)
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import urls
 from ..ledger import read_ledger
@@ -56,7 +56,7 @@ class ContentLoader:
         self.content_dir = content_dir
         self.ledger = ledger  # published-urls.txt, which remembers the tags that were published
         self._files: dict[Path, _File] = {}
-        self._sources: dict[str, tuple[tuple, Any, tuple]] = {}  # vocabulary files: signature, result, diagnostics
+        self._sources: dict[str, _Read] = {}  # the vocabulary files
         self._vocabulary: Vocabulary | None = None
         self._catalogue: Catalogue | None = None
         self._made_with: tuple = ()
@@ -78,8 +78,8 @@ class ContentLoader:
             changed = None  # every paper is checked against the vocabulary again
         # Changes are kept until a load succeeds: a failed load must not lose them.
         self._pending += self._rescan(vocabulary) if changed is None else self._refresh(changed, vocabulary)
-        for _, _, diagnostics in self._sources.values():
-            report.extend(diagnostics)
+        for read in self._sources.values():
+            report.extend(read.diagnostics)
         for path in sorted(self._troubled):
             report.extend(self._files[path].diagnostics)
         report.extend(self._slugs.slug_clashes(self._files))
@@ -125,11 +125,10 @@ class ContentLoader:
         """A vocabulary file read with `read(report)`, again only when it changed."""
         signature = _signature(path)
         known = self._sources.get(str(path))
-        if known is None or known[0] != signature or not signature:
+        if known is None or known.signature != signature or not signature:
             scratch = Report()
-            known = (signature, read(scratch), tuple(scratch.diagnostics))
-            self._sources[str(path)] = known
-        return known[1]
+            known = self._sources[str(path)] = _Read(signature, read(scratch), tuple(scratch.diagnostics))
+        return known.value
 
     def _rescan(self, vocabulary: Vocabulary | None) -> list[PaperChange]:
         files = papers_folder(self.content_dir)
@@ -187,31 +186,46 @@ class ContentLoader:
         return PaperChange(old, new)
 
 
+class _Read(NamedTuple):
+    """A vocabulary file as last read: its stat signature, what was read, what was wrong."""
+
+    signature: tuple
+    value: Any
+    diagnostics: tuple
+
+
+class _Claim(NamedTuple):
+    """A file's claim on a key, in a role: `slug`, `alias` (or `fingerprint`)."""
+
+    path: Path
+    role: str
+
+
 class _Owners:
     """Which files claim each key (a slug or an alias; a fingerprint), and in what role, kept up
     to date per change, so finding the clashes among 10,000 files costs only the clashing keys."""
 
     def __init__(self) -> None:
-        self.owners: dict[str, set[tuple[Path, str]]] = {}  # key → (file, its role: slug, alias…)
+        self.owners: dict[str, set[_Claim]] = {}
         self.clashing: set[str] = set()
 
     def move(self, path: Path, old: list[tuple[str, str]], new: list[tuple[str, str]]) -> None:
         for key, role in old:
             claims = self.owners[key]
-            claims.discard((path, role))
+            claims.discard(_Claim(path, role))
             if not claims:
                 del self.owners[key]
             self._recheck(key)
         for key, role in new:
-            self.owners.setdefault(key, set()).add((path, role))
+            self.owners.setdefault(key, set()).add(_Claim(path, role))
             self._recheck(key)
 
     def _recheck(self, key: str) -> None:
         clash = len({path for path, _ in self.owners.get(key, ())}) > 1
         (self.clashing.add if clash else self.clashing.discard)(key)
 
-    def _claims(self, key: str) -> list[tuple[Path, str]]:
-        return sorted(self.owners[key], key=lambda claim: (claim[1] != "slug", str(claim[0])))
+    def _claims(self, key: str) -> list[_Claim]:
+        return sorted(self.owners[key], key=lambda claim: (claim.role != "slug", str(claim.path)))
 
     def slug_clashes(self, files: dict[Path, _File]) -> list[Diagnostic]:
         """A paper's slug wins over another's alias (the alias is the error); between two slugs,
@@ -232,9 +246,9 @@ class _Owners:
         the file whose abstract it is keeps it (the copy is the error)."""
         found = []
         for key in self.clashing:
-            def copied(claim: tuple[Path, str]) -> tuple[bool, str]:
-                paper = files[claim[0]].paper
-                return (not paper or fingerprint(paper.body) != key, str(claim[0]))
+            def copied(claim: _Claim) -> tuple[bool, str]:
+                paper = files[claim.path].paper
+                return (not paper or fingerprint(paper.body) != key, str(claim.path))
             (first, _), *others = sorted(self.owners[key], key=copied)
             found += [Diagnostic(path, _line_in(files[path], "fingerprint"),
                                  f"fingerprint `{key}` is also {first}'s",

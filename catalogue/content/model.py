@@ -10,6 +10,7 @@ import unicodedata
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
+from typing import NamedTuple
 
 from .changes import Changes, PaperChange, next_revision
 from .paperlinks import page_label, pdf_url
@@ -163,6 +164,16 @@ class Paper:
         return (-self.venue.year, self.venue.name, *self.sort_key)
 
 
+class _Place(NamedTuple):
+    """Where a catalogue lists a paper: an index, the key in it and, for an author, the slug in
+    the bucket of their first letter (`_Place("author", "a")` is the bucket itself)."""
+
+    index: str  # venue, tag, theme or author
+    key: object
+    slug: str = ""
+
+
+_INDEXES = {"venue": "_by_venue", "tag": "_by_tag", "theme": "_by_theme"}
 FRONT_MATTER: dict[str, type] = {f.name: f.metadata["front_matter"] for f in fields(Paper)
                                  if "front_matter" in f.metadata}  # key → the YAML type it takes
 REQUIRED_KEYS = tuple(f.name for f in fields(Paper) if f.metadata.get("required"))
@@ -209,19 +220,19 @@ class Catalogue:
         copy._by_author = dict(self._by_author)
         if "by_slug" in self.__dict__:
             copy.by_slug = _updated_by_slug(self.by_slug, changes)
-        owned: set[tuple] = set()  # the places whose list (or author bucket) this update copied
+        owned: set[_Place] = set()  # the places whose list (or author bucket) this update copied
         for change in changes:
             for paper, edit in ((change.old, _remove), (change.new, _insert)):
                 if paper:
                     edit(copy.papers, paper, _catalogue_order)
-                    edit(copy._own(("venue", paper.venue), owned), paper, _catalogue_order)
+                    edit(copy._own(_Place("venue", paper.venue), owned), paper, _catalogue_order)
                     for place in copy._places(paper):
                         edit(copy._own(place, owned), paper, _title_order)
         copy._by_venue = {venue: papers for venue, papers in copy._by_venue.items() if papers}
         copy._by_tag = {tag: papers for tag, papers in copy._by_tag.items() if papers}
-        for kind, letter, slug in [place for place in owned if place[0] == "author"]:
-            if not copy._by_author[letter][slug]:
-                del copy._by_author[letter][slug]
+        for place in [place for place in owned if place.index == "author" and place.slug]:
+            if not copy._by_author[place.key][place.slug]:
+                del copy._by_author[place.key][place.slug]
         return copy
 
     def changes_since(self, revision: int | None) -> Changes:
@@ -233,37 +244,33 @@ class Catalogue:
             return self.changes
         return Changes.all()
 
-    def _places(self, paper: Paper) -> list[tuple]:
+    def _places(self, paper: Paper) -> list[_Place]:
         """Where a paper is listed in title order: each tag and theme, each author (its
         venue's list keeps catalogue order)."""
         themes = {theme for tag in paper.tags for theme in self._themes_of_tag.get(tag, ())}
-        return ([("tag", tag) for tag in paper.tags]
-                + [("theme", theme) for theme in sorted(themes)]
-                + [("author", slug[:1], slug) for slug in dict.fromkeys(map(author_slug, paper.authors))])
+        return ([_Place("tag", tag) for tag in paper.tags]
+                + [_Place("theme", theme) for theme in sorted(themes)]
+                + [_Place("author", slug[:1], slug) for slug in dict.fromkeys(map(author_slug, paper.authors))])
 
-    def _list_at(self, place: tuple) -> list[Paper]:
-        kind, key = place[0], place[1]
-        if kind == "author":
-            return self._by_author.setdefault(key, {}).setdefault(place[2], [])
-        index = {"venue": self._by_venue, "tag": self._by_tag, "theme": self._by_theme}[kind]
-        return index.setdefault(key, [])
+    def _index(self, place: _Place) -> dict:
+        """The dict that holds the list at `place`: an author's is their letter's bucket."""
+        if place.index == "author":
+            return self._by_author.setdefault(place.key, {})
+        return getattr(self, _INDEXES[place.index])
 
-    def _own(self, place: tuple, owned: set[tuple]) -> list[Paper]:
+    def _list_at(self, place: _Place) -> list[Paper]:
+        return self._index(place).setdefault(place.slug or place.key, [])
+
+    def _own(self, place: _Place, owned: set[_Place]) -> list[Paper]:
         """The list at `place`, copied (with its author bucket) the first time an update edits it."""
         if place not in owned:
-            if place[0] == "author" and ("bucket", place[1]) not in owned:
-                self._by_author[place[1]] = dict(self._by_author.get(place[1], {}))
-                owned.add(("bucket", place[1]))
-            papers = list(self._list_at(place))
-            self._put(place, papers)
+            bucket = _Place("author", place.key)
+            if place.index == "author" and bucket not in owned:
+                self._by_author[place.key] = dict(self._by_author.get(place.key, {}))
+                owned.add(bucket)
+            self._index(place)[place.slug or place.key] = list(self._list_at(place))
             owned.add(place)
         return self._list_at(place)
-
-    def _put(self, place: tuple, papers: list[Paper]) -> None:
-        if place[0] == "author":
-            self._by_author[place[1]][place[2]] = papers
-        else:
-            {"venue": self._by_venue, "tag": self._by_tag, "theme": self._by_theme}[place[0]][place[1]] = papers
 
     @property
     def venues(self) -> list[Venue]:

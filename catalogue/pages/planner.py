@@ -187,13 +187,12 @@ class Planner:
         or the taxonomy changed."""
         pages: list[Page] = []
         for index, paper in enumerate(in_venue):
-            inputs = (paper, neighbour(in_venue, index - 1), neighbour(in_venue, index + 1),
-                      catalogue.taxonomy, related.get(paper.slug, ()))
+            before, after = neighbour(in_venue, index - 1), neighbour(in_venue, index + 1)
+            inputs = (paper, before, after, catalogue.taxonomy, related.get(paper.slug, ()))
             previous = self._paper_memo.get(paper.slug)
             if previous is None or previous[0] != inputs:
-                previous = (inputs, paper_pages(catalogue, paper, inputs[1], inputs[2], inputs[4],
-                                                self.config.social_images))
-                self._paper_memo[paper.slug] = previous
+                made = paper_pages(catalogue, paper, before, after, inputs[-1], self.config.social_images)
+                previous = self._paper_memo[paper.slug] = (inputs, made)
             pages += previous[1]
         return pages
 
