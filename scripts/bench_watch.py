@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "scripts")]
 
-from synthetic import generate  # noqa: E402
 from helpers import copy_code  # noqa: E402
+from synthetic import generate  # noqa: E402
 from test_watch import Events, WatchProcess  # noqa: E402  (the same client the tests use)
 
 EDITS = {

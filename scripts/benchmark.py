@@ -40,8 +40,9 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "scripts")]
 
-from catalogue.output.links import check_links  # noqa: E402
 from synthetic import generate  # noqa: E402
+
+from catalogue.output.links import check_links  # noqa: E402
 
 PYTHON = sys.executable
 PAGE_SIZE = 100  # both generators paginate lists by this many papers

@@ -22,9 +22,9 @@ sys.path.insert(0, str(ROOT))
 
 from catalogue.importer.cleaning import clean_abstract  # noqa: E402
 from catalogue.importer.derive import derived_title  # noqa: E402
-from catalogue.importer.slugs import slug_source, slugify  # noqa: E402
 from catalogue.importer.metadata import PaperFacts, match_facts, read_metadata  # noqa: E402
 from catalogue.importer.rawlist import read_list  # noqa: E402
+from catalogue.importer.slugs import slug_source, slugify  # noqa: E402
 from catalogue.report import Report  # noqa: E402
 
 

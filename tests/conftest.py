@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from helpers import copy_code
 from hypothesis import settings
 
 from catalogue.config import PROJECT_ROOT, SiteConfig
 from catalogue.content.loader import load_catalogue
 from catalogue.pipeline import build_site
 from catalogue.report import Report
-from helpers import copy_code
 
 if TYPE_CHECKING:
     from catalogue.pipeline import BuildResult

@@ -8,13 +8,13 @@ import subprocess
 import sys
 
 import pytest
-
-from catalogue.pipeline import build_site
-from catalogue.config import PROJECT_ROOT
-from catalogue.report import ContentError, Report
 from conftest import paper
 from helpers import build_py, tree
 from linkcheck import broken_links
+
+from catalogue.config import PROJECT_ROOT
+from catalogue.pipeline import build_site
+from catalogue.report import ContentError, Report
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-
 from linkcheck import broken_links
 
 PAPERS = 95  # the five raw lists in content/sources/

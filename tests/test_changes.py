@@ -2,11 +2,11 @@
 changed once made; the next one says what changed since, and shares what did not."""
 
 import pytest
+from conftest import paper
 
 from catalogue.content.changes import Changes, PaperChange
 from catalogue.content.loader import ContentLoader
 from catalogue.report import Report
-from conftest import paper
 
 
 @pytest.fixture

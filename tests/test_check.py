@@ -3,12 +3,13 @@ import shutil
 import subprocess
 import sys
 
+from conftest import paper
+from helpers import tree
+
 from catalogue.check import curation_report, near_duplicates
 from catalogue.config import PROJECT_ROOT
 from catalogue.content.loader import load_catalogue
 from catalogue.report import Report
-from conftest import paper
-from helpers import tree
 
 LONG = ("We compress the key-value cache of long-context language models by keeping the tokens "
         "that attention needs most, which cuts memory eight times at equal accuracy on long tasks.")

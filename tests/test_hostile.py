@@ -9,11 +9,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import TAXONOMY, VENUES, Scratch, paper
+from helpers import tree
 
 from catalogue.pipeline import build_site
 from catalogue.report import ContentError, Report
-from conftest import TAXONOMY, VENUES, Scratch, paper
-from helpers import tree
 
 GOOD = paper("good", "Good")
 THEME_LINE = TAXONOMY.split("\n").index("    tags: [in-context-learning]") + 1

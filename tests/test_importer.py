@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from catalogue.importer.lists import import_lists
 from catalogue.content.loader import load_catalogue
+from catalogue.importer.lists import import_lists
 from catalogue.report import ContentError, Report
 
 SAMBA = ("Efficiently modeling sequences with infinite context length has long been a challenging "
@@ -269,6 +269,7 @@ def test_rows_for_lists_imported_before_are_not_reported_as_unmatched(scratch, l
 def test_update_without_metadata_is_refused(scratch, lists):
     import subprocess
     import sys
+
     from catalogue.config import PROJECT_ROOT
     done = subprocess.run([sys.executable, str(PROJECT_ROOT / "build.py"), "import", str(lists[0]), "--update",
                            "--content", str(scratch.content)], capture_output=True, text=True)

@@ -4,11 +4,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from conftest import paper
+from helpers import differences, tree
 
 from catalogue.pipeline import Builder
 from catalogue.report import ContentError, Report
-from conftest import paper
-from helpers import differences, tree
 
 
 def clean_build(project, config, folder: Path) -> dict[str, bytes]:
@@ -20,8 +20,9 @@ def clean_build(project, config, folder: Path) -> dict[str, bytes]:
 def live(small_site, tmp_path):
     """A builder kept across edits, as watch mode keeps it, and a way to compare with a clean build."""
     templates = tmp_path / "templates"
-    from catalogue.config import PROJECT_ROOT
     import shutil
+
+    from catalogue.config import PROJECT_ROOT
     shutil.copytree(PROJECT_ROOT / "templates", templates)
     shutil.copytree(PROJECT_ROOT / "static", tmp_path / "static")
     config = small_site.config(search=False, drafts=True, templates_dir=templates,

@@ -16,16 +16,16 @@ from pathlib import Path
 import bibtexparser
 import feedparser
 import pytest
-from PIL import Image
-
-from catalogue.render import social
-from catalogue.pipeline import build_site, check_site
-from catalogue.config import PROJECT_ROOT, SiteConfig
-from catalogue.output.links import check_links
-from catalogue.report import ContentError, Report
 from conftest import add_small_site, new_project, paper
 from helpers import tree
 from linkcheck import broken_links
+from PIL import Image
+
+from catalogue.config import PROJECT_ROOT, SiteConfig
+from catalogue.output.links import check_links
+from catalogue.pipeline import build_site, check_site
+from catalogue.render import social
+from catalogue.report import ContentError, Report
 
 BASE = "https://example.org/catalogue/"
 

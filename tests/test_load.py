@@ -1,8 +1,8 @@
 import pytest
+from conftest import paper
 
 from catalogue.content.loader import load_catalogue
 from catalogue.report import ContentError, Report
-from conftest import paper
 
 
 def errors_for(scratch, files: dict[str, str]) -> list[str]:

@@ -10,7 +10,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from siteserver import SiteServer
 
 TOOLS = Path(__file__).parent / "node_modules"

@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from catalogue.config import PROJECT_ROOT
 from helpers import tree
 from test_watch import Events, WatchProcess
+
+from catalogue.config import PROJECT_ROOT
 
 COPIED = ("build.py", "catalogue", "templates", "static", "content", "published-urls.txt", "netlify.toml",
           ".gitattributes")

@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import differences, tree
 
 from catalogue.config import PROJECT_ROOT
-from helpers import differences, tree
 
 # The last commit before the refactor of issue 14. The output of this checkout must be that
 # commit's, byte for byte. When a change alters the output on purpose, move this forward to the

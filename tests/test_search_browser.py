@@ -11,11 +11,11 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-
-from catalogue.pipeline import build_site
-from catalogue.config import PROJECT_ROOT, SiteConfig
-from catalogue.report import Report
 from siteserver import SiteServer
+
+from catalogue.config import PROJECT_ROOT, SiteConfig
+from catalogue.pipeline import build_site
+from catalogue.report import Report
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",

@@ -25,7 +25,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from helpers import build_py, differences, tree
 
 SITES = Path(__file__).parent / "sites"

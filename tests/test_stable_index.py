@@ -5,12 +5,12 @@ from __future__ import annotations
 import gzip
 
 import pytest
+from helpers import tree
 from hypothesis import given
 from hypothesis import strategies as st
 
 from catalogue.output import cbor
 from catalogue.output.search import make_stable
-from helpers import tree
 
 VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-2**63, 2**64 - 1) | st.text() | st.binary(),

@@ -19,12 +19,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
-from catalogue.pipeline import Builder
-from catalogue.config import PROJECT_ROOT
-from catalogue.report import Report
 from conftest import paper
 from helpers import differences, tree
+
+from catalogue.config import PROJECT_ROOT
+from catalogue.pipeline import Builder
+from catalogue.report import Report
 
 STARTUP_SECONDS = 20
 MARKER = ".catalogue-site"  # what a build leaves in the folders it owns
