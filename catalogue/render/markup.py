@@ -96,9 +96,10 @@ def _balanced(tex: str) -> bool:
     return depth == 0
 
 
-def excerpt(text: str, limit: int = 200) -> str:
-    """The start of the plain text, cut at a word boundary."""
-    plain = plain_text(text)
+def excerpt(text: str, limit: int = 200, plain_of=plain_text) -> str:
+    """The start of the plain text, cut at a word boundary (`plain_of`: the renderer's remembered
+    `plain_text`, so a page's description and its JSON-LD share one conversion)."""
+    plain = plain_of(text)
     if len(plain) <= limit:
         return plain
     return plain[:limit].rsplit(" ", 1)[0].rstrip(",;:.") + "…"

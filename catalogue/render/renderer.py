@@ -48,7 +48,8 @@ class PageRenderer:
         self.markup = Markup()
         # Text made from the same input again and again (a title in every list): remembered for
         # as long as this renderer lives, and no more than TEXT_MEMO of each.
-        self.plain, self.excerpt, self.bibtex = (functools.lru_cache(TEXT_MEMO)(f) for f in (plain_text, excerpt, bibtex))
+        self.plain, self.bibtex = (functools.lru_cache(TEXT_MEMO)(f) for f in (plain_text, bibtex))
+        self.excerpt = functools.lru_cache(TEXT_MEMO)(functools.partial(excerpt, plain_of=self.plain))
         self.env = make_environment(config)
         self.env.globals.update(
             title_html=lambda item: self.markup.inline(item if isinstance(item, str) else item.title),
