@@ -8,7 +8,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from .check import run_check
-from .config import DEFAULT_BASE_URL, LEDGER_FILE, PROJECT_ROOT, SiteConfig
+from .config import LEDGER_FILE, PROJECT_ROOT, SiteConfig
+from .content.site import read_site_settings
 from .importer.lists import import_lists
 from .output.search import SearchIndexError
 from .pipeline import build_site
@@ -74,8 +75,9 @@ def _build_options(parser: argparse.ArgumentParser, inherit: bool = False) -> No
 
     parser.add_argument("--out", type=Path, default=default(None), metavar="DIR",
                         help=f"output folder (default: site/, or {WATCH_DIR}/ with --watch)")
-    parser.add_argument("--base-url", default=default(DEFAULT_BASE_URL), metavar="URL",
-                        help=f"absolute URL the site is served from (default: {DEFAULT_BASE_URL})")
+    parser.add_argument("--base-url", default=default(None), metavar="URL",
+                        help="absolute URL the site is served from (default: Netlify's address "
+                             "for this deploy, else `url:` in content/site.yaml)")
     parser.add_argument("--content", type=Path, default=default(SiteConfig.content_dir),
                         metavar="DIR", help="content folder (default: content/)")
     parser.add_argument("--templates", type=Path, default=default(SiteConfig.templates_dir),
@@ -129,11 +131,13 @@ def _config(args: argparse.Namespace, default_out: Path) -> SiteConfig:
         return getattr(args, name, default)
 
     content = given("content", SiteConfig.content_dir)
+    site = read_site_settings(content)
     return SiteConfig(content_dir=content, out_dir=given("out", None) or default_out,
                       templates_dir=given("templates", SiteConfig.templates_dir),
                       static_dir=given("static", SiteConfig.static_dir),
-                      base_url=given("base_url", DEFAULT_BASE_URL), search=not given("no_search", False),
-                      noindex=given("no_index", False), social_images=not given("no_images", False),
+                      base_url=given("base_url", None) or site.url, title=site.title, tagline=site.description,
+                      search=not given("no_search", False), noindex=given("no_index", False) or site.preview,
+                      social_images=not given("no_images", False),
                       cache_dir=CACHE_DIR, ledger=content.resolve().parent / LEDGER_FILE)
 
 

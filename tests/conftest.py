@@ -86,6 +86,13 @@ venues:
 """
 
 
+SITE = """\
+url: http://localhost:8000/
+title: Context Window
+description: A catalogue of research on long-context modelling and in-context learning
+"""
+
+
 def paper(slug: str, title: str, venue: str = "ICML 2024", tags: str = "[kv-cache, sparse-attention]",
           body: str = "We compress the KV cache with sparse attention.", extra: str = "") -> str:
     """The text of a valid paper file."""
@@ -121,6 +128,7 @@ def new_project(root: Path) -> Scratch:
     project = Scratch(root)
     project.write("content/taxonomy.yaml", TAXONOMY)
     project.write("content/venues.yaml", VENUES)
+    project.write("content/site.yaml", SITE)
     return project
 
 

@@ -249,3 +249,23 @@ def test_a_conflict_left_in_a_paper_is_an_error_at_its_line_in_every_mode(projec
                 "sides meant, then delete the `<<<<<<<`, `=======` and `>>>>>>>` lines")
     check, build = run(project, "check"), run(project)
     assert errors(check.stderr) == errors(build.stderr) == [expected]
+
+
+@pytest.mark.slow
+def test_the_site_address_comes_from_the_site_file_or_from_netlify(built, tmp_path):
+    """A plain build writes content/site.yaml's address; a Netlify deploy preview, its own,
+    kept from search engines."""
+    address = re.search(r"^url: (\S+)", (built / "content/site.yaml").read_text(), re.M)[1]
+    samba = (built / "site/papers/samba/index.html").read_text()
+    assert f'<link rel="canonical" href="{address}papers/samba/">' in samba
+    assert f'<meta property="og:url" content="{address}papers/samba/">' in samba
+    assert "localhost" not in (built / "site/feed.xml").read_text()
+    preview = "https://deploy-preview-7--context-window.netlify.app/"
+    done = subprocess.run([sys.executable, "build.py", "--no-images", "--no-search", "--out", str(tmp_path / "out")],
+                          cwd=built, capture_output=True, text=True, timeout=300,
+                          env={"PATH": "/usr/bin:/bin", "NETLIFY": "true", "CONTEXT": "deploy-preview",
+                               "URL": address, "DEPLOY_PRIME_URL": preview.rstrip("/")})
+    assert done.returncode == 0, done.stderr[-2000:]
+    samba = (tmp_path / "out/papers/samba/index.html").read_text()
+    assert f'<link rel="canonical" href="{preview}papers/samba/">' in samba
+    assert '<meta name="robots" content="noindex">' in samba
