@@ -52,8 +52,9 @@ def theme(theme_id: str) -> str:
     return f"{THEMES}{theme_id}/"
 
 
-def theme_feed(theme_id: str) -> str:
-    return f"{THEMES}{theme_id}/{FEED}"
+def feed_of(listing: str) -> str:
+    """The Atom feed of a theme's, tag's or venue's page: `tags/kv-cache/feed.xml`."""
+    return f"{listing}{FEED}"
 
 
 def author(slug: str) -> str:
@@ -103,4 +104,4 @@ def is_author_page(path: str) -> bool:
 def is_site_file(path: str) -> bool:
     """Feeds, the BibTeX of everything, the sitemap, robots.txt and Netlify's redirects: the
     files that are for machines, not for reading."""
-    return path in SITE_FILES or (path.startswith(THEMES) and path.endswith("/" + FEED))
+    return path in SITE_FILES or (path.startswith((THEMES, TAGS, VENUES)) and path.endswith("/" + FEED))

@@ -119,6 +119,25 @@ def test_feeds_parse_newest_additions_first(small_site):
     assert {e.link for e in theme.entries} == {f"{BASE}papers/samba/", f"{BASE}papers/rocketkv/"}
 
 
+def test_every_theme_tag_and_venue_page_of_the_real_catalogue_names_its_feed(real_site, real_catalogue):
+    """Each listing's feed is named in its head and linked on the page; it holds the listing's
+    papers, each dated by when it was added and when its conference began."""
+    listings = [*(("themes", t, real_catalogue.papers_in_theme(t)) for t in real_catalogue.taxonomy.themes),
+                *(("tags", t, real_catalogue.papers_with_tag(t)) for t in real_catalogue.taxonomy.tags),
+                *(("venues", v.slug, real_catalogue.papers_in_venue(v)) for v in real_catalogue.venues)]
+    for section, name, papers in listings:
+        page = (real_site / section / name / "index.html").read_text()
+        feed_path = f"/{section}/{name}/feed.xml"
+        assert f'<link rel="alternate" type="application/atom+xml" title="' in page
+        assert page.count(f'href="{feed_path}"') == 2, feed_path  # in the head, and on the page
+        feed = feedparser.parse((real_site / feed_path.lstrip("/")).read_text())
+        assert not feed.bozo and len(feed.entries) == len(papers) > 0, feed_path
+        by_link = {e.link.rsplit("/", 2)[-2]: e for e in feed.entries}
+        for paper in papers:
+            entry = by_link[paper.slug]
+            assert entry.updated.startswith(paper.added) and entry.published.startswith(paper.venue.date)
+
+
 def test_sitemap_lists_every_page_and_robots_points_to_it(built):
     locs = set(re.findall(r"<loc>([^<]+)</loc>", (built / "sitemap.xml").read_text()))
     pages = {BASE + str(p.parent.relative_to(built)).replace(".", "") + "/" if p.parent != built else BASE

@@ -27,6 +27,7 @@ class Venue:
     name: str
     title: str = ""  # the full name, from content/venues.yaml: International Conference on …
     proceedings: str = ""  # the edition's proceedings, if published
+    date: str = ""  # its first day, `2024-07-21`: when its papers were presented
 
     @cached_property  # made once: lists of thousands of papers count by it
     def label(self) -> str:

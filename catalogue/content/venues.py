@@ -6,6 +6,7 @@ instead of quietly making a venue of its own.
 
 from __future__ import annotations
 
+import datetime
 import difflib
 from pathlib import Path
 
@@ -14,9 +15,11 @@ from . import yamltext
 from .model import URL_PATTERN, Venue
 
 VENUES_FILE = "venues.yaml"
-VENUE_KEYS = {"name": str, "year": int, "title": str, "proceedings": str}
+VENUE_KEYS = {"name": str, "year": int, "title": str, "proceedings": str, "date": datetime.date}
 REQUIRED = ("name", "year", "title")
-HOW = "see README, Curating: each venue has a name, a year, a title and maybe a proceedings URL"
+_KINDS = {int: "a year", str: "text", datetime.date: "a date like 2024-07-21"}
+HOW = ("see README, Curating: each venue has a name, a year, a title, and maybe a proceedings URL "
+       "and its first day (`date: 2024-07-21`)")
 
 
 def load_venues(content_dir: Path, report: Report) -> dict[str, Venue] | None:
@@ -46,7 +49,7 @@ def _venue(item: object, path: Path, line: int, report: Report) -> Venue | None:
         return None
     problems = [f"unknown key `{key}`" for key in item if key not in VENUE_KEYS]
     problems += [f"`{key}` is missing" for key in REQUIRED if key not in item]
-    problems += [f"`{key}` must be {'a year' if kind is int else 'text'}" for key, kind in VENUE_KEYS.items()
+    problems += [f"`{key}` must be {_KINDS[kind]}" for key, kind in VENUE_KEYS.items()
                  if key in item and (not isinstance(item[key], kind) or isinstance(item[key], bool))]
     if not problems and "proceedings" in item and not URL_PATTERN.match(item["proceedings"]):
         problems.append("`proceedings` is not an http(s) URL")
@@ -55,7 +58,8 @@ def _venue(item: object, path: Path, line: int, report: Report) -> Venue | None:
     if problems:
         report.error(path, line, "venue: " + "; ".join(problems), HOW)
         return None
-    return Venue(item["year"], item["name"].strip(), item["title"].strip(), item.get("proceedings", ""))
+    return Venue(item["year"], item["name"].strip(), item["title"].strip(), item.get("proceedings", ""),
+                 item["date"].isoformat() if "date" in item else "")
 
 
 def unknown_venue_hint(label: str, venues: dict[str, Venue]) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .. import urls
@@ -99,6 +99,7 @@ class Planner:
                                       self._paper_pages, catalogue, in_venue, inputs.related.views))
             groups.append(self._group(f"venue:{venue.slug}", (venue, in_venue, taxonomy), lists.venue_pages,
                                       venue, in_venue, inputs.main_theme))
+            groups += self._feed(f"venue:{venue.slug}", urls.venue(venue.slug), venue.label, in_venue)
         return groups
 
     def _tag_groups(self, inputs: _Inputs) -> list[PageGroup]:
@@ -108,6 +109,7 @@ class Planner:
             themes = tuple(t for t in taxonomy.themes.values() if tag.id in t.tags)
             groups.append(self._group(f"tag:{tag.id}", (tag, tagged, themes, taxonomy), lists.tag_pages,
                                       tag, tagged, themes, taxonomy))
+            groups += self._feed(f"tag:{tag.id}", urls.tag(tag.id), tag.label, tagged)
         return groups
 
     def _theme_groups(self, inputs: _Inputs) -> list[PageGroup]:
@@ -117,11 +119,15 @@ class Planner:
             in_theme = catalogue.papers_in_theme(theme.id)
             groups.append(self._group(f"theme:{theme.id}", (theme, tagged, in_theme, taxonomy), _one,
                                       lists.theme_page, catalogue, theme))
-            if self.config.site_files:
-                groups.append(self._group(f"theme-feed:{theme.id}", (theme, in_theme), _one, lists.feed,
-                                          urls.theme_feed(theme.id), f"{theme.title} · {self.config.title}",
-                                          urls.theme(theme.id), in_theme))
+            groups += self._feed(f"theme:{theme.id}", urls.theme(theme.id), theme.title, in_theme)
         return groups
+
+    def _feed(self, group_id: str, listing: str, title: str, papers: Sequence[Paper]) -> list[PageGroup]:
+        """The Atom feed of a theme's, tag's or venue's page; none in a watch preview."""
+        if not self.config.site_files:
+            return []
+        return [self._group(f"feed:{group_id}", (title, papers), _one, lists.feed, urls.feed_of(listing),
+                            f"{title} · {self.config.title}", listing, papers)]
 
     def _author_groups(self, catalogue: Catalogue) -> list[PageGroup]:
         """A page per author, in groups by first letter; and the index of all authors."""
