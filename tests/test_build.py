@@ -115,7 +115,7 @@ def test_invalid_content_leaves_the_previous_site_whole(built_copy):
 def test_cli_builds_and_prints_one_summary_line(small_site, code):
     done = build_py(code, "--content", str(small_site.content), "--out", str(small_site.site), "--no-search")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("Built 25 pages (3 papers; 48 files with feeds, citations and images) into ")
+    assert done.stdout.startswith("Built 26 pages (3 papers; 49 files with feeds, citations and images) into ")
 
 
 def test_cli_help_documents_every_command(code):
@@ -253,6 +253,7 @@ def test_clean_builds_are_byte_identical_whatever_the_clock_hash_seed_or_file_or
         (content / "papers").mkdir(parents=True)
         shutil.copy(small_site.content / "taxonomy.yaml", content)
         shutil.copy(small_site.content / "venues.yaml", content)
+        shutil.copy(small_site.content / "site.yaml", content)
         for path in order((small_site.content / "papers").glob("*.md")):
             shutil.copy(path, content / "papers")
             if file_time:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import operator
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from .. import urls
@@ -21,6 +22,7 @@ from ..relate.maps import MainTheme
 from .page import Page
 
 FEED_LIMIT = 200
+HOME_NEWEST = 6
 AUTHORS_PER_PAGE = 500
 PAGE_SIZE = 100
 THEME_GROUP_LIMIT = 12
@@ -37,6 +39,22 @@ def counts(catalogue: Catalogue) -> dict[str, tuple]:
         "venues": tuple((v, len(catalogue.papers_in_venue(v))) for v in catalogue.venues),
         "tags": tuple((t, len(catalogue.papers_with_tag(t.id))) for t in tags),
     }
+
+
+def newest(papers: Sequence[Paper], count: int = HOME_NEWEST) -> dict[str, Any]:
+    """The latest additions for the home page: the newest `count`, the day of the latest, and
+    how many papers joined on it."""
+    ordered = sorted(papers, key=lambda p: p.added, reverse=True)
+    latest = ordered[0].added if ordered else ""
+    return {"papers": tuple(p.listing for p in ordered[:count]), "day": latest,
+            "on_day": sum(1 for p in ordered if p.added == latest)}
+
+
+def about(papers: Sequence[Paper]) -> dict[str, Any]:
+    """What the About page says of the catalogue: when it last changed, how its titles were found."""
+    return {"updated": max((p.added for p in papers), default=""),
+            "derived": sum(1 for p in papers if p.title_source == "derived"),
+            "with_authors": sum(1 for p in papers if p.authors)}
 
 
 def navigation(tally: dict[str, tuple]) -> dict[str, tuple]:

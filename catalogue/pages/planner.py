@@ -71,8 +71,11 @@ class Planner:
         catalogue, similarity, tally = inputs.catalogue, inputs.similarity, inputs.tally
         taxonomy, count = catalogue.taxonomy, len(catalogue.papers)
         groups = [
-            self._group("home", (count, tally, similarity, taxonomy), _home, self.config.title, count, tally,
-                        similarity, inputs.main_theme),
+            self._group("home", (count, tally, similarity, taxonomy, newest := lists.newest(catalogue.papers)),
+                        _home, self.config.title, count, tally, similarity, inputs.main_theme, newest),
+            self._group(urls.ABOUT, (tally, about := lists.about(catalogue.papers)), _single, urls.ABOUT,
+                        "about.html", "About", {"counts": tally, "about": about, "paper_count": count},
+                        (("About", urls.ABOUT),)),
             self._group(urls.MAP, (inputs.listings, similarity, taxonomy), self._map, inputs),
             self._group("counts", (tally,), _single, urls.COUNTS_CSS, "counts.css", "Counts", {"counts": tally}),
             self._group("papers", (catalogue.papers,), lists.paginated, urls.PAPERS, "papers.html", "All papers",
@@ -211,8 +214,9 @@ def _one(make: Callable[..., Page], *args) -> tuple[Page]:
     return (make(*args),)
 
 
-def _home(title: str, count: int, tally: dict, similarity: Similarity, main_theme: MainTheme) -> tuple[Page]:
-    return (Page(urls.HOME, "home.html", title, context={"paper_count": count, "counts": tally,
+def _home(title: str, count: int, tally: dict, similarity: Similarity, main_theme: MainTheme,
+          newest: dict) -> tuple[Page]:
+    return (Page(urls.HOME, "home.html", title, context={"paper_count": count, "counts": tally, "newest": newest,
                                                          "map": home_map(similarity, main_theme)}),)
 
 

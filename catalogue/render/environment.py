@@ -3,6 +3,7 @@ template errors as diagnostics that name the template line."""
 
 from __future__ import annotations
 
+import datetime
 import sys
 import traceback
 from pathlib import Path
@@ -35,7 +36,17 @@ def make_environment(config: SiteConfig) -> jinja2.Environment:
         tag_url=lambda tag: base + urls.tag(getattr(tag, "id", tag)),
         venue_url=lambda venue: base + urls.venue(venue.slug),
         theme_url=lambda theme: base + urls.theme(getattr(theme, "id", theme)))
+    env.filters["long_date"] = long_date
     return env
+
+
+def long_date(iso: str) -> str:
+    """`2026-12-01` → `1 December 2026`; what is not a date stays as it is."""
+    try:
+        day = datetime.date.fromisoformat(iso)
+    except ValueError:
+        return iso
+    return f"{day.day} {day:%B %Y}"
 
 
 class TemplateVersions:

@@ -1,0 +1,40 @@
+"""The pages people land on, in the real catalogue: the home page's newest papers and themes,
+and the About page."""
+
+from __future__ import annotations
+
+import re
+
+from catalogue.render.environment import long_date
+
+
+def section(html: str, heading_id: str) -> str:
+    start = html.index(f'id="{heading_id}"')
+    return html[start:html.index("</section>", start)]
+
+
+def test_the_home_page_shows_the_newest_papers_and_every_theme_above_the_map(real_site, real_catalogue):
+    home = (real_site / "index.html").read_text()
+    newest = sorted(real_catalogue.papers, key=lambda p: p.added, reverse=True)
+    shown = re.findall(r'class="paper-title" href="/papers/([^/]+)/"', section(home, "newest-heading"))
+    assert len(shown) == 6 and {newest[0].added} == {p.added for p in real_catalogue.papers if p.slug in shown}
+    on_day = sum(p.added == newest[0].added for p in real_catalogue.papers)
+    assert f"{on_day} papers added on {long_date(newest[0].added)}" in home
+    themes = section(home, "themes-heading")
+    assert all(f'href="/themes/{theme}/"' in themes for theme in real_catalogue.taxonomy.themes)
+    assert home.index('id="newest-heading"') < home.index('id="themes-heading"') < home.index('id="map-heading"')
+
+
+def test_the_about_page_says_what_is_covered_and_when_it_last_changed(real_site, real_catalogue):
+    about = (real_site / "about/index.html").read_text()
+    latest = max(p.added for p in real_catalogue.papers)
+    assert f"Last updated {long_date(latest)}." in about
+    assert f"{len(real_catalogue.papers)} papers from" in about
+    for heading in ("What it covers", "How papers are chosen", "How papers are titled", "How papers are tagged"):
+        assert f">{heading}</h2>" in about
+    assert 'href="/about/"' in (real_site / "papers/samba/index.html").read_text()  # in every footer
+
+
+def test_dates_read_as_people_write_them():
+    assert long_date("2026-12-01") == "1 December 2026"
+    assert long_date("") == ""
