@@ -94,12 +94,14 @@ def test_the_venues_file_gives_full_names_and_is_validated(scratch):
     assert (venue.title, venue.proceedings) == ("International Conference on Learning Representations",
                                                 "https://proceedings.iclr.cc/paper_files/paper/2025")
     scratch.write("content/venues.yaml", "venues:\n  - name: ICLR\n    year: '2025'\n    title: X\n"
-                                         "  - name: ICML\n    year: 2024\n    titel: Y\n")
+                                         "  - name: ICML\n    year: 2024\n    titel: Y\n"
+                                         "  - name: ICML\n    year: 2025\n    title: Z\n    date: July\n")
+    how = ("see README, Curating: each venue has a name, a year, a title, and maybe a proceedings URL "
+           "and its first day (`date: 2024-07-21`)")
     errors = errors_for(scratch, {})
-    assert errors[:2] == ["venues.yaml:2: venue: `year` must be a year — see README, Curating: each venue has a name, "
-                          "a year, a title and maybe a proceedings URL",
-                          "venues.yaml:5: venue: unknown key `titel`; `title` is missing — see README, Curating: "
-                          "each venue has a name, a year, a title and maybe a proceedings URL"]
+    assert errors[:3] == [f"venues.yaml:2: venue: `year` must be a year — {how}",
+                          f"venues.yaml:5: venue: unknown key `titel`; `title` is missing — {how}",
+                          f"venues.yaml:8: venue: `date` must be a date like 2024-07-21 — {how}"]
 
 
 def test_an_alias_may_not_repeat_the_slug(scratch):

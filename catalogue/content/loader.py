@@ -13,6 +13,7 @@ from ..report import ContentError, Diagnostic, Report
 from . import yamltext
 from .changes import PaperChange
 from .model import Catalogue, Paper, Taxonomy
+from .people import AUTHORS_FILE, author_redirects, load_author_names
 from .redirects import read_redirects
 from .schema import Vocabulary, validate
 from .source import (
@@ -85,7 +86,7 @@ class ContentLoader:
         report.extend(self._slugs.slug_clashes(self._files))
         report.extend(self._fingerprints.fingerprint_clashes(self._files))
         report.extend(map(stray, sorted(self._stray)))
-        redirects = read_redirects(self.content_dir, report)
+        redirects = read_redirects(self.content_dir, report) + (vocabulary.author_redirects if vocabulary else ())
         report.raise_if_errors()
         assert vocabulary is not None
         catalogue = self._next_catalogue(self._pending, vocabulary.taxonomy, redirects, drafts)
@@ -111,14 +112,17 @@ class ContentLoader:
         """The taxonomy, the venues and the retired tags; the same object while none changed."""
         taxonomy = self._source(self.content_dir / TAXONOMY_FILE, lambda r: load_taxonomy(self.content_dir, r))
         venues = self._source(self.content_dir / VENUES_FILE, lambda r: load_venues(self.content_dir, r))
+        names = self._source(self.content_dir / AUTHORS_FILE, lambda r: load_author_names(self.content_dir, r))
         published = self._source(self.ledger, lambda r: _published_tags(self.ledger, r)) if self.ledger else ()
-        if taxonomy is None or venues is None:
+        if taxonomy is None or venues is None or names is None:
             self._vocabulary = None
             return None
         retired = frozenset(set(published or ()) - set(taxonomy.tags))  # the ledger's: every mode agrees
         last = self._vocabulary
-        if not last or last.taxonomy is not taxonomy or last.venues is not venues or last.retired_tags != retired:
-            self._vocabulary = Vocabulary(taxonomy, venues, retired)
+        if (not last or last.taxonomy is not taxonomy or last.venues is not venues
+                or last.author_names != names or last.retired_tags != retired):
+            self._vocabulary = Vocabulary(taxonomy, venues, retired, names,
+                                          author_redirects(names, self.content_dir / AUTHORS_FILE))
         return self._vocabulary
 
     def _source(self, path: Path, read):

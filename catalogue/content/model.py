@@ -317,6 +317,33 @@ def author_slug(name: str) -> str:
     return "-".join(re.findall(r"[a-z0-9]+", ascii_name)) or "anonymous"
 
 
+_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
+
+
+def family_name(name: str) -> str:
+    """The last word of a name, as the index sorts it: `André F. T. Martins` → `Martins`;
+    `Martin Luther King Jr.` → `King`."""
+    words = name.split() or [""]
+    while len(words) > 1 and words[-1].casefold() in _SUFFIXES:
+        words.pop()
+    return words[-1]
+
+
+def name_order(name: str) -> tuple[str, str]:
+    """Sort by family name, then the whole name, ignoring case and accents (`Ö` with `O`)."""
+    return (_folded(family_name(name)), _folded(name))
+
+
+def family_initial(name: str) -> str:
+    """The A–Z letter a name is indexed under; `#` for a family name that starts otherwise."""
+    initial = _folded(family_name(name))[:1].upper()
+    return initial if "A" <= initial <= "Z" else "#"
+
+
+def _folded(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold() or text.casefold()
+
+
 def _catalogue_order(paper: Paper) -> tuple:
     return paper.catalogue_order
 

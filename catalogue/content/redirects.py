@@ -20,6 +20,7 @@ class Redirect:
     old: str
     new: str
     line: int
+    path: Path | None = None  # the file that asks for it, if not content/redirects.txt (authors.yaml)
 
 
 def read_redirects(content_dir: Path, report: Report) -> tuple[Redirect, ...]:

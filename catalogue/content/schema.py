@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..report import Report
@@ -35,6 +35,8 @@ class Vocabulary:
     taxonomy: Taxonomy
     venues: dict[str, Venue]
     retired_tags: frozenset[str] = frozenset()  # published once (the ledger), gone from the taxonomy
+    author_names: dict[str, str] = field(default_factory=dict)  # content/authors.yaml: spelling → name shown
+    author_redirects: tuple = ()  # the other spellings' pages, leading to the person's
 
 
 def validate(source: PageSource, vocabulary: Vocabulary | None, report: Report) -> Paper | None:
@@ -51,6 +53,8 @@ def validate(source: PageSource, vocabulary: Vocabulary | None, report: Report) 
         return None
     values = {key: _as_field(meta[key]) for key in FRONT_MATTER if key in meta}
     values.update(title=meta["title"].strip(), venue=venue)
+    if vocabulary and vocabulary.author_names and "authors" in values:
+        values["authors"] = tuple(vocabulary.author_names.get(a, a) for a in values["authors"])
     return Paper(**values, body=source.body, path=path, body_start=source.body_start,
                  lines={k: _line(source, k) for k in meta})
 

@@ -85,12 +85,13 @@ class PlanCheck:
         leads to one that is there."""
         problems = []
         for redirect in redirects:
+            asked_by = redirect.path or self.redirects_file
             if urls.file_of(redirect.old) in pages:
-                problems.append(Diagnostic(self.redirects_file, redirect.line, f"/{redirect.old} is a page of the site",
+                problems.append(Diagnostic(asked_by, redirect.line, f"/{redirect.old} is a page of the site",
                                            "a redirect keeps an address no page has: delete this line"))
             target = urls.file_of(redirect.new)
             if target not in planned and not self.leaves_out(target):
-                problems.append(Diagnostic(self.redirects_file, redirect.line,
+                problems.append(Diagnostic(asked_by, redirect.line,
                                            f"the redirect leads to /{redirect.new}, which is no page",
                                            "point it at a page of the site"))
         return problems

@@ -17,12 +17,15 @@ from ..content.model import (
     Theme,
     Venue,
     author_slug,
+    family_initial,
+    name_order,
 )
 from ..relate.maps import MainTheme
 from .page import Page
 
 FEED_LIMIT = 200
 HOME_NEWEST = 6
+ALPHABET = (*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "#")
 AUTHORS_PER_PAGE = 500
 PAGE_SIZE = 100
 THEME_GROUP_LIMIT = 12
@@ -156,21 +159,30 @@ def author_page(slug: str, papers: list[Paper]) -> Page:
     """An author's papers and co-authors, named as on their first paper here."""
     name = next(a for a in papers[0].authors if author_slug(a) == slug)
     others = Counter(a for p in papers for a in dict.fromkeys(p.authors) if author_slug(a) != slug)
-    coauthors = tuple((a, author_slug(a), n) for a, n in sorted(others.items(), key=lambda i: (-i[1], i[0])))
+    coauthors = tuple((a, author_slug(a), n) for a, n in sorted(others.items(), key=lambda i: name_order(i[0])))
     return Page(urls.author(slug), "author.html", name, (("Authors", urls.AUTHORS),), {
         "name": name, "papers": tuple(p.listing for p in papers), "coauthors": coauthors})
 
 
 def author_index(names: dict[str, str], counts_of: dict[str, int]) -> list[Page]:
-    """Every author, by family name, with their number of papers, in pages of AUTHORS_PER_PAGE."""
-    order = sorted(names, key=lambda slug: (names[slug].split()[-1].casefold(), names[slug].casefold()))
-    rows = [(names[slug], slug, counts_of[slug]) for slug in order]
+    """Every author, by family name, with their number of papers, in pages of AUTHORS_PER_PAGE,
+    and A–Z jumps to the first author of each letter, wherever their page is."""
+    order = sorted(names, key=lambda slug: name_order(names[slug]))
+    rows = [(names[slug], slug, counts_of[slug], family_initial(names[slug])) for slug in order]
     chunks = _chunks(rows, AUTHORS_PER_PAGE)
+    letters: dict[str, str] = {}
+    for number, chunk in enumerate(chunks, start=1):
+        for *_, letter in chunk:
+            letters.setdefault(letter, f"{urls.numbered(urls.AUTHORS, number)}#{letter_id(letter)}")
     return [Page(urls.numbered(urls.AUTHORS, number), "authors.html",
                  "Authors" if number == 1 else f"Authors (page {number})", (("Authors", urls.AUTHORS),),
-                 {"authors": chunk, "pager": {"number": number, "count": len(chunks), "first": urls.AUTHORS,
-                                              "total": len(rows)}})
+                 {"authors": chunk, "letters": letters, "alphabet": ALPHABET, "letter_id": letter_id,
+                  "pager": {"number": number, "count": len(chunks), "first": urls.AUTHORS, "total": len(rows)}})
             for number, chunk in enumerate(chunks, start=1)]
+
+
+def letter_id(letter: str) -> str:
+    return f"letter-{letter.lower() if letter != '#' else 'other'}"
 
 
 def feed(path: str, title: str, home: str, papers: list[Paper]) -> Page:
