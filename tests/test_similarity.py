@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from catalogue.content.model import Paper, Venue
 from catalogue.relate.similarity import RELATED_COUNT, Vocabulary, compute, terms
 
@@ -117,3 +119,26 @@ def test_the_vocabulary_forgets_words_no_abstract_uses_any_more():
         compute([make("cache-0", f"{papers[0].body} {typed}", ("kv-cache",)), *papers[1:]], vocabulary)
     assert len(vocabulary.words) < 1100  # 1,500 words were met
     assert compute(papers, vocabulary) == compute(papers)
+
+
+# Papers whose neighbours a reader of this field knows: each related list must hold at least
+# `least` of the papers named, the papers of the same method family.
+KNOWN_NEIGHBOURS = [
+    ("samba", {"longmamba", "decimamba", "mambaextend", "picaso", "hope"}, 2),
+    ("decimamba", {"longmamba", "mambaextend", "samba", "hope", "p-spikessm"}, 3),
+    ("longrope", {"string", "wavelet-based-positional-representation-long-context", "comemo"}, 2),
+    ("in-context-vectors", {"i2cl", "provable-in-context-vector-arithmetic-retrieving"}, 2),
+    ("rocketkv", {"d2o", "lacache", "parallelcomp", "scbench", "little-goes-long-way-efficient-long"}, 3),
+    ("timer-xl", {"in-context-time-series-predictor", "sin", "linoss"}, 2),
+]
+
+
+@pytest.mark.parametrize("slug, family, least", KNOWN_NEIGHBOURS)
+def test_the_real_catalogue_relates_papers_of_one_method_family(real_catalogue, slug, family, least):
+    related = {r.slug for r in compute(real_catalogue.papers).related[slug]}
+    assert len(related & family) >= least, related
+
+
+def test_the_real_catalogues_reasons_name_telling_words_only(real_catalogue):
+    words = {w for rs in compute(real_catalogue.papers).related.values() for r in rs for w in r.words}
+    assert words and not words & {"learn", "learning", "addressing", "architectures", "ability", "enhances"}

@@ -24,7 +24,7 @@ from ..content.model import Catalogue, Paper
 
 RELATED_COUNT = 5
 MIN_SCORE = 0.08  # below this, "related" would be noise
-TAG_WEIGHT = 0.6  # the tags' share of a paper's vector, against 1 for its words
+TAG_WEIGHT = 0.8  # the tags' share of a paper's vector, against 1 for its words
 REASON_WORDS = 3
 WORDS_PER_PAPER = 40  # a paper's most telling words; dropping its common ones keeps the products sparse
 BLOCK_CELLS = 4_000_000  # similarity scores held at once (rows × papers): 16 MB of float32
@@ -48,6 +48,9 @@ improves improving introduce introduces key large leading limited llm llms main 
 model models new novel often paper performance present problem propose proposed proposes provide
 provides recent recently remains respectively result results second show shown shows significant
 significantly simple state strong studies study task tasks three two various wide work works
+abilities ability addressing architecture architectures capabilities capability enhance enhances
+exhibit exhibits framework frameworks implement learn learning low pre-trained scenarios
+state-of-the-art
 """.split())
 
 
@@ -180,12 +183,16 @@ def _word_matrix(papers: list[Paper], vocabulary: Vocabulary) -> tuple[sparse.cs
 
 
 def _tag_matrix(papers: list[Paper]) -> sparse.csr_matrix:
-    tags = sorted({t for p in papers for t in p.tags})
+    """Each paper's tags, weighted by the square of how rare they are (their IDF): two of the
+    few state-space papers have more in common than two of the many on efficient inference,
+    and a shared method family outweighs a shared broad subject."""
+    frequency = Counter(t for p in papers for t in p.tags)
+    tags = sorted(frequency)
     column = {tag: index for index, tag in enumerate(tags)}
     rows = [row for row, p in enumerate(papers) for _ in p.tags]
     cols = [column[t] for p in papers for t in p.tags]
-    return sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)),
-                             shape=(len(papers), len(tags)))
+    weights = [(np.log((1 + len(papers)) / (1 + frequency[t])) + 1) ** 2 for p in papers for t in p.tags]
+    return sparse.csr_matrix((np.array(weights, dtype=np.float32), (rows, cols)), shape=(len(papers), len(tags)))
 
 
 def _normalise(matrix: sparse.csr_matrix) -> sparse.csr_matrix:
