@@ -64,3 +64,20 @@ def test_sanitising_keeps_prose_links_and_mathml():
     assert "<strong>Bold</strong>" in html and "<em>em</em>" in html and "<code>code</code>" in html
     assert '<a href="https://example.org/x?a=1&amp;b=2">a link</a>' in html
     assert "<mfrac>" in html and 'mathvariant="bold"' in html and 'display="inline"' in html
+
+
+def test_function_names_are_spaced_as_tex_spaces_them():
+    """`O(T\\log T)` reads "O(T log T)": a thin space each side of `log`, none after the bracket."""
+    mathml = Markup().render(r"Cost $O(T\log T)$, then $O(\log T)$ and $\exp(x)$.")
+    thin = '<mspace width="0.1667em"></mspace>'
+    assert f"<mi>T</mi>{thin}<mi>log</mi><mo>\u2061</mo>{thin}<mi>T</mi>" in mathml
+    assert f"(</mo><mi>log</mi><mo>\u2061</mo>{thin}<mi>T</mi>" in mathml
+    assert "<mi>exp</mi><mo>\u2061</mo><mo" in mathml  # no space before its bracket
+
+
+def test_infinity_is_a_symbol_not_an_operator():
+    assert "<mi>∞</mi></mrow></math>-Video" in Markup().render(r"we introduce $\infty$-Video")
+
+
+def test_punctuation_after_a_formula_stays_on_its_line():
+    assert "</math>\u2060, where" in Markup().render(r"complexity $O(T)$, where $T$ is the length")

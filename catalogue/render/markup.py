@@ -61,7 +61,7 @@ class Markup:
         self._markdown.reset()
         rendered = self._markdown.convert(text)
         rendered = _PLACEHOLDER_PATTERN.sub(lambda m: self.math(formulas[int(m.group(1))]), rendered)
-        return sanitise(rendered.replace(_ESCAPED_DOLLAR, "$"))
+        return sanitise(_JOINED_PUNCTUATION.sub("</math>\u2060", rendered.replace(_ESCAPED_DOLLAR, "$")))
 
     def inline(self, text: str) -> str:
         """Plain text with math (a title): escaped HTML plus MathML."""
@@ -82,7 +82,29 @@ class Markup:
         if not mathml or not _balanced(tex) or re.search(r">[^<]*\\[a-zA-Z]", mathml):
             self.failed_math.append(tex)
             return f'<code class="tex">{html.escape(tex)}</code>'
-        return mathml
+        return typeset(mathml)
+
+
+# A word joiner after a formula followed by punctuation: the comma of "$T$, where" never starts a line.
+_JOINED_PUNCTUATION = re.compile(r"</math>(?=[,.;:!?)\]])")
+_THIN = '<mspace width="0.1667em"></mspace>'
+_BRACKET = r'<mo(?: stretchy="false")?>(?:[(\[{|]|&#x0*(?:28|5B|7B|7C);)</mo>'  # as written, or as an entity
+_PAREN = r'<mo(?: stretchy="false")?>(?:\(|&#x0*28;)</mo>'
+_FUNCTION = re.compile(rf"(?P<before>{_BRACKET}|<mrow>|<math[^>]*>)?<mi>(?P<name>arg|cos|det|dim|exp|inf|ker|"
+                       rf"lim|ln|log|max|min|Pr|sin|sup|tan|tanh)</mi>(?P<after>{_PAREN})?")
+_INFINITY = re.compile(r"<mo>(∞|&#x0*221E;)</mo>", re.IGNORECASE)
+
+
+def typeset(mathml: str) -> str:
+    """Space what latex2mathml leaves unspaced, as TeX does: `T\\log T` is `T log T`, with a
+    thin space each side of the function's name (none after an opening bracket or before its
+    argument's), marked as a function applied for screen readers; and `\\infty` is a symbol,
+    not an operator with room around it (`∞-Video`, not `∞ -Video`)."""
+    def spaced(match: re.Match[str]) -> str:
+        before, after = match["before"] or "", match["after"] or ""
+        return (before + ("" if before else _THIN) + f"<mi>{match['name']}</mi><mo>&#x2061;</mo>"
+                + ("" if after else _THIN) + after)
+    return _INFINITY.sub(r"<mi>\1</mi>", _FUNCTION.sub(spaced, mathml))
 
 
 def _balanced(tex: str) -> bool:
