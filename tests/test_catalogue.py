@@ -106,3 +106,23 @@ def test_related_papers_are_on_topic(catalogue, site):
 def test_topic_map_places_every_paper(site):
     html = (site / "map/index.html").read_text()
     assert len(set(re.findall(r'<a href="/papers/([a-z0-9-]+)/" aria-label', html))) == PAPERS
+
+
+ABBREVIATIONS = {"icl": "in-context", "rl": "reinforcement"}
+
+
+def _named_by(address: str, label: str) -> list[str]:
+    """The words of an address (`efficient-inference`) its label does not name (by their first
+    four letters, so `optimization` is named by `optimisation`)."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", label)]
+    parts = [ABBREVIATIONS.get(p, p).split("-")[0] for p in address.split("-") if len(p) > 1]
+    return [p for p in parts if len(p) > 2 and not any(w[:4] == p[:4] for w in words)]
+
+
+def test_every_tag_and_theme_address_reads_as_its_label(real_catalogue):
+    """`/tags/efficient-inference/` is "Efficient inference": people read addresses."""
+    taxonomy = real_catalogue.taxonomy
+    unnamed = {t.id: _named_by(t.id, t.label) for t in taxonomy.tags.values()}
+    unnamed |= {t.id: _named_by(t.id, t.title) for t in taxonomy.themes.values()}
+    assert {address: words for address, words in unnamed.items() if words} == {}
+    assert _named_by("efficient-inference", "Efficient long-context processing") == ["inference"]
