@@ -166,12 +166,17 @@ def test_paper_pages_show_related_papers_and_why(built):
 def test_topic_map_links_every_paper_and_home_shows_a_small_one(built):
     site, _ = built
     html = (site.site / "map/index.html").read_text()
-    points = re.findall(r'<a href="/papers/([a-z-]+)/" aria-label="[^"]+"><circle class="(m\d)"', html)
+    points = re.findall(r'<a href="/papers/([a-z-]+)/" aria-label="[^"]+"><title>[^<]+</title>'
+                        r'<circle class="map-hit"[^>]+/><path class="(m\d)"', html)
     assert sorted(points) == [("icv", "m0"), ("rocketkv", "m0"), ("samba", "m1")]  # by main theme
-    assert html.count("<circle") == 3 and "<title>Samba: Simple Hybrid State Space Models · ICLR 2025 · Architectures</title>" in html
-    assert '<li class="m0"><a href="/themes/efficient-inference/">Efficient inference</a> <span class="count">2</span>' in html
+    assert html.count('class="map-hit"') == 3 and "<title>Samba: Simple Hybrid State Space Models · ICLR 2025 · Architectures</title>" in html
+    # icv is drawn in efficient inference (its main theme) but counts in in-context learning too
+    assert '<a href="/themes/efficient-inference/">Efficient inference</a> <span class="count">2 dots of 3 papers</span>' in html
+    assert html.count('<g class="map-labels map-labels-wide"') == 1 and ">Efficient inference</tspan>" in html
     home = (site.site / "index.html").read_text()
-    assert home.count("<circle") == 3 and 'class="mini-map" href="/map/"' in home
+    legend = home[home.index('class="map-legend map-legend-compact"'):home.index("</section>", home.index("home-map"))]
+    assert home.count('<path class="m') == 3 + legend.count("<li") and 'class="mini-map" href="/map/"' in home
+    assert "Efficient inference</li>" in legend
 
 
 def test_venue_pages_group_papers_by_their_main_theme(small_site):

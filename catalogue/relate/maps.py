@@ -6,11 +6,13 @@ from collections import Counter
 from typing import Any, NamedTuple
 
 from ..content.model import Listing, Taxonomy, Theme
+from .map_marks import place_labels, shape_of, shape_path
 from .similarity import Similarity
 
 MAP_SIZE, HOME_MAP_SIZE = (1000, 620), (600, 300)  # SVG view boxes
 HOME_MAP_POINTS = 400  # the home page's small map shows a sample: it must stay light at 50,000 papers
-PALETTE = 9  # colour classes m0…m8 in the CSS; m9 is for papers in no theme
+PALETTE = 9  # colour classes m0…m8 in the CSS, one per theme of content/taxonomy.yaml; m9: no theme
+LABEL_FONT, NARROW_LABEL_FONT = 15, 21  # in SVG units: about 13 px on a wide screen, 12 px on a phone
 
 
 class MainTheme:
@@ -44,9 +46,28 @@ class MainTheme:
         """m0…m8 by the theme's place in the taxonomy (the palette has nine), m9 for none."""
         return colour_class(self.index(tags))
 
+    def shape(self, tags: tuple[str, ...]) -> str:
+        """The shape that goes with the colour: a reader need not tell colours apart."""
+        return shape_of(colour_number(self.index(tags)))
+
+
+def colour_number(theme_index: int | None) -> int:
+    return PALETTE if theme_index is None else theme_index % PALETTE
+
 
 def colour_class(theme_index: int | None) -> str:
-    return f"m{PALETTE}" if theme_index is None else f"m{theme_index % PALETTE}"
+    return f"m{colour_number(theme_index)}"
+
+
+class LegendEntry(NamedTuple):
+    """A theme (None: papers in no theme) as the legend shows it: its mark, the dots drawn with
+    it (papers whose main theme it is) and all its papers (a paper may be in several themes)."""
+
+    theme: Theme | None
+    colour: str
+    swatch: str  # an SVG path around (0, 0), for a viewBox of -9 -9 18 18
+    dots: int = 0
+    papers: int = 0
 
 
 class MapPoint(NamedTuple):
@@ -57,6 +78,10 @@ class MapPoint(NamedTuple):
     colour: str
     listing: Listing | None = None  # the small map on the home page has no links
     theme: str = ""  # the theme's title, named in a linked dot's title: colours repeat after nine themes
+    shape: str = "circle"
+
+    def path(self, radius: float) -> str:
+        return shape_path(self.shape, self.x, self.y, radius)
 
 
 def geometry(similarity: Similarity, main_theme: MainTheme, size: tuple[int, int],
@@ -66,21 +91,46 @@ def geometry(similarity: Similarity, main_theme: MainTheme, size: tuple[int, int
     positions = similarity.positions
     return {slug: MapPoint(round(margin + positions[slug][0] * width, 1),
                            round(margin + (1 - positions[slug][1]) * height, 1),
-                           main_theme.colour(similarity.tags[slug]))
+                           main_theme.colour(similarity.tags[slug]), shape=main_theme.shape(similarity.tags[slug]))
             for slug in (positions if slugs is None else slugs)}
 
 
 def topic_map(listings: tuple[Listing, ...], placed: dict[str, MapPoint], main_theme: MainTheme) -> dict[str, Any]:
-    """Every placed paper as a linked dot, and the legend: (theme or None, colour, papers)."""
+    """Every placed paper as a linked dot, the legend, and the themes' labels: `wide` for the map
+    as it is, `narrow` for the map turned a quarter on a phone."""
     points = tuple(placed[listing.slug]._replace(listing=listing, colour=main_theme.colour(listing.tags),
+                                                 shape=main_theme.shape(listing.tags),
                                                  theme=main_theme.title(listing.tags))
                    for listing in listings if listing.slug in placed)
-    legend = Counter(main_theme.index(point.listing.tags) for point in points)
     radius = 7 if len(points) <= 500 else 4 if len(points) <= 3000 else 2.5
+    members = _theme_members(points, main_theme.taxonomy)
+    labelled = [(theme.id, theme.title, members[theme.id]) for theme in main_theme.themes]
+    main = [main_theme.index(point.listing.tags) for point in points]
+    return {"points": points, "size": MAP_SIZE, "radius": radius, "legend": legend(main, main_theme, members),
+            "labels": {"wide": place_labels(labelled, LABEL_FONT, 24, MAP_SIZE),
+                       "narrow": place_labels(labelled, NARROW_LABEL_FONT, 18, MAP_SIZE, turned=True)},
+            "label_font": {"wide": LABEL_FONT, "narrow": NARROW_LABEL_FONT}}
+
+
+def _theme_members(points: tuple[MapPoint, ...], taxonomy: Taxonomy) -> dict[str, list[tuple[float, float]]]:
+    """Each theme's papers' dots, whatever their main theme."""
+    members: dict[str, list[tuple[float, float]]] = {theme_id: [] for theme_id in taxonomy.themes}
+    for point in points:
+        for theme_id in taxonomy.themes_of(point.listing.tags):
+            members[theme_id].append((point.x, point.y))
+    return members
+
+
+def legend(main: list[int | None], main_theme: MainTheme,
+           members: dict[str, list] | None = None) -> tuple[LegendEntry, ...]:
+    """The legend of dots whose main themes are `main`: each theme with dots (and papers in no
+    theme, last), with both counts."""
+    dots = Counter(main)
     themes = main_theme.themes
-    return {"points": points, "size": MAP_SIZE, "radius": radius,
-            "legend": tuple((themes[i] if i is not None else None, colour_class(i), legend[i])
-                            for i in (*range(len(themes)), None) if legend[i])}
+    return tuple(LegendEntry(themes[i] if i is not None else None, colour_class(i),
+                             shape_path(shape_of(colour_number(i)), 0, 0, 6), dots[i],
+                             len(members[themes[i].id]) if members and i is not None else dots[i])
+                 for i in (*range(len(themes)), None) if dots[i])
 
 
 def home_map(similarity: Similarity, main_theme: MainTheme) -> dict[str, Any]:
@@ -88,4 +138,5 @@ def home_map(similarity: Similarity, main_theme: MainTheme) -> dict[str, Any]:
     slugs = sorted(similarity.positions)
     sample = slugs[::max(1, -(-len(slugs) // HOME_MAP_POINTS))]
     placed = geometry(similarity, main_theme, HOME_MAP_SIZE, sample)
-    return {"points": tuple(placed[slug] for slug in sample), "size": HOME_MAP_SIZE, "radius": 4}
+    points = tuple(placed[slug] for slug in sample)
+    return {"points": points, "size": HOME_MAP_SIZE, "radius": 4, "legend": legend([main_theme.index(similarity.tags[slug]) for slug in sample], main_theme)}
