@@ -14,8 +14,10 @@ from . import yamltext
 from .model import URL_PATTERN, Venue
 
 VENUES_FILE = "venues.yaml"
-VENUE_KEYS = {"name": str, "year": int, "title": str, "proceedings": str}
+VENUE_KEYS = {"name": str, "year": int, "title": str, "proceedings": str,
+              "booktitle": str, "publisher": str, "series": str, "volume": int}
 REQUIRED = ("name", "year", "title")
+_KINDS = {"year": "a year"}
 HOW = "see README, Curating: each venue has a name, a year, a title and maybe a proceedings URL"
 
 
@@ -46,7 +48,8 @@ def _venue(item: object, path: Path, line: int, report: Report) -> Venue | None:
         return None
     problems = [f"unknown key `{key}`" for key in item if key not in VENUE_KEYS]
     problems += [f"`{key}` is missing" for key in REQUIRED if key not in item]
-    problems += [f"`{key}` must be {'a year' if kind is int else 'text'}" for key, kind in VENUE_KEYS.items()
+    problems += [f"`{key}` must be {_KINDS.get(key, 'a number' if kind is int else 'text')}"
+                 for key, kind in VENUE_KEYS.items()
                  if key in item and (not isinstance(item[key], kind) or isinstance(item[key], bool))]
     if not problems and "proceedings" in item and not URL_PATTERN.match(item["proceedings"]):
         problems.append("`proceedings` is not an http(s) URL")
@@ -55,7 +58,8 @@ def _venue(item: object, path: Path, line: int, report: Report) -> Venue | None:
     if problems:
         report.error(path, line, "venue: " + "; ".join(problems), HOW)
         return None
-    return Venue(item["year"], item["name"].strip(), item["title"].strip(), item.get("proceedings", ""))
+    return Venue(item["year"], item["name"].strip(), item["title"].strip(), item.get("proceedings", ""),
+                 *(item.get(key, "").strip() for key in ("booktitle", "publisher", "series")), item.get("volume", 0))
 
 
 def unknown_venue_hint(label: str, venues: dict[str, Venue]) -> str:
