@@ -42,6 +42,11 @@ class ContentError(Exception):
         self.diagnostics = diagnostics
         super().__init__("\n".join(str(d) for d in diagnostics))
 
+    def __reduce__(self):
+        """Pickled whole (the second render process sends its errors to the first): by default
+        an exception is remade from its message, which would make each character a diagnostic."""
+        return (type(self), (self.diagnostics,))
+
 
 @dataclass
 class Report:

@@ -19,16 +19,21 @@ SEARCH = "search/"
 ABOUT = "about/"
 NOT_FOUND = "404.html"
 FEED = "feed.xml"
-BIBTEX = "papers.bib"
+BIBTEX = "papers.bib"  # the whole catalogue's citations; a venue's and a tag's in their folders
+RIS = "papers.ris"
+CSL_JSON = "papers.json"
+CITATIONS = (BIBTEX, RIS, CSL_JSON)
 SITEMAP = "sitemap.xml"
 ROBOTS = "robots.txt"
 NETLIFY_REDIRECTS = "_redirects"
 COUNTS_CSS = "counts.css"
 STATIC = "static/"
 ASSETS = "assets/"
-CITATION = "cite.bib"  # in a paper's folder
+CITATION = "cite.bib"  # in a paper's folder, with its RIS and CSL-JSON beside it
+CITATION_RIS = "cite.ris"
+CITATION_CSL_JSON = "cite.json"
 SOCIAL_IMAGE = "social.png"  # in a paper's folder
-SITE_FILES = frozenset({FEED, BIBTEX, SITEMAP, ROBOTS, NETLIFY_REDIRECTS})
+SITE_FILES = frozenset({FEED, *CITATIONS, SITEMAP, ROBOTS, NETLIFY_REDIRECTS})
 EXPLORE = (PAPERS, MAP, AUTHORS, READING_LIST)  # linked at the top of the navigation
 
 
@@ -47,6 +52,16 @@ def tag(tag_id: str) -> str:
 
 def venue(slug: str) -> str:
     return f"{VENUES}{slug}/"
+
+
+def venue_file(slug: str, name: str) -> str:
+    """A file in a venue's folder: `venues/icml-2024/papers.bib`."""
+    return f"{VENUES}{slug}/{name}"
+
+
+def tag_file(tag_id: str, name: str) -> str:
+    """A file in a tag's folder: `tags/kv-cache/papers.ris`."""
+    return f"{TAGS}{tag_id}/{name}"
 
 
 def theme(theme_id: str) -> str:
@@ -103,6 +118,12 @@ def is_author_page(path: str) -> bool:
 
 
 def is_site_file(path: str) -> bool:
-    """Feeds, the BibTeX of everything, the sitemap, robots.txt and Netlify's redirects: the
-    files that are for machines, not for reading."""
-    return path in SITE_FILES or (path.startswith((THEMES, TAGS, VENUES)) and path.endswith("/" + FEED))
+    """Feeds, the citations of everything (and of each venue and tag), the sitemap, robots.txt
+    and Netlify's redirects: the files that are for machines, not for reading."""
+    if path in SITE_FILES:
+        return True
+    section, _, rest = path.partition("/")
+    folder, _, name = rest.partition("/")
+    if not folder or "/" in name or section + "/" not in (THEMES, TAGS, VENUES):
+        return False
+    return name == FEED or (section + "/" != THEMES and name in CITATIONS)

@@ -1,4 +1,5 @@
-// Paper pages: "Copy link" and "Copy BibTeX" buttons. Without JavaScript they stay hidden.
+// Paper pages: "Copy link", and a "Copy" button for each citation format (`data-copy` names the
+// element whose text it copies). Without JavaScript they stay hidden.
 document.querySelectorAll("[data-copy], [data-copy-link]").forEach((button) => {
   button.hidden = false;
   button.addEventListener("click", async () => {

@@ -1,5 +1,5 @@
 // The reading list: a "Save" button on each paper page, and /reading-list/ to see the saved
-// papers and export them as BibTeX or Markdown. Kept in this browser only (localStorage).
+// papers and export them as BibTeX, RIS, CSL-JSON or Markdown. Kept in this browser only (localStorage).
 (() => {
   const KEY = "reading-list";
   const root = document.documentElement.dataset.root || "/";
@@ -54,10 +54,20 @@
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 1000);
   };
-  document.getElementById("export-bibtex").addEventListener("click", async () => {
-    const entries = await Promise.all(load().map((item) =>
-      fetch(`${root}papers/${item.slug}/cite.bib`).then((response) => (response.ok ? response.text() : ""))));
-    download("reading-list.bib", entries.join("\n"), "application/x-bibtex");
+  // Each saved paper's own citation file (`data-export`: cite.bib, cite.ris or cite.json in its
+  // folder), so the export holds the very entries its page offers; CSL-JSON arrays become one.
+  const TYPES = { bib: "application/x-bibtex", ris: "application/x-research-info-systems",
+    json: "application/vnd.citationstyles.csl+json" };
+  const joined = (extension, texts) => (extension === "json"
+    ? `${JSON.stringify(texts.flatMap((text) => JSON.parse(text)), null, 2)}\n` : texts.join("\n"));
+  document.querySelectorAll("[data-export]").forEach((button) => {
+    button.addEventListener("click", async () => {
+      const file = button.dataset.export;
+      const extension = file.split(".").pop();
+      const texts = await Promise.all(load().map((item) =>
+        fetch(`${root}papers/${item.slug}/${file}`).then((response) => (response.ok ? response.text() : ""))));
+      download(`reading-list.${extension}`, joined(extension, texts.filter(Boolean)), TYPES[extension]);
+    });
   });
   document.getElementById("export-markdown").addEventListener("click", () => {
     const base = new URL(root, window.location.href);

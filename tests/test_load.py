@@ -96,8 +96,8 @@ def test_the_venues_file_gives_full_names_and_is_validated(scratch):
     scratch.write("content/venues.yaml", "venues:\n  - name: ICLR\n    year: '2025'\n    title: X\n"
                                          "  - name: ICML\n    year: 2024\n    titel: Y\n"
                                          "  - name: ICML\n    year: 2025\n    title: Z\n    date: July\n")
-    how = ("see README, Curating: each venue has a name, a year, a title, and maybe a proceedings URL "
-           "and its first day (`date: 2024-07-21`)")
+    how = ("see README, Curating: each venue has a name, a year, a title, and maybe a proceedings URL, "
+           "its first day (`date: 2024-07-21`) and what citations write of its proceedings")
     errors = errors_for(scratch, {})
     assert errors[:3] == [f"venues.yaml:2: venue: `year` must be a year — {how}",
                           f"venues.yaml:5: venue: unknown key `titel`; `title` is missing — {how}",

@@ -28,6 +28,10 @@ class Venue:
     title: str = ""  # the full name, from content/venues.yaml: International Conference on …
     proceedings: str = ""  # the edition's proceedings, if published
     date: str = ""  # its first day, `2024-07-21`: when its papers were presented
+    booktitle: str = ""  # the proceedings' title as citations write it: Proceedings of the 41st …
+    publisher: str = ""  # who publishes the proceedings (PMLR), if anyone does
+    series: str = ""  # the series they appear in (Proceedings of Machine Learning Research)
+    volume: int = 0  # their volume in that series; 0: none
 
     @cached_property  # made once: lists of thousands of papers count by it
     def label(self) -> str:

@@ -15,11 +15,12 @@ from . import yamltext
 from .model import URL_PATTERN, Venue
 
 VENUES_FILE = "venues.yaml"
-VENUE_KEYS = {"name": str, "year": int, "title": str, "proceedings": str, "date": datetime.date}
+VENUE_KEYS = {"name": str, "year": int, "title": str, "proceedings": str, "date": datetime.date,
+              "booktitle": str, "publisher": str, "series": str, "volume": int}
 REQUIRED = ("name", "year", "title")
-_KINDS = {int: "a year", str: "text", datetime.date: "a date like 2024-07-21"}
-HOW = ("see README, Curating: each venue has a name, a year, a title, and maybe a proceedings URL "
-       "and its first day (`date: 2024-07-21`)")
+_KINDS = {"year": "a year", "date": "a date like 2024-07-21", "volume": "a number"}
+HOW = ("see README, Curating: each venue has a name, a year, a title, and maybe a proceedings URL, "
+       "its first day (`date: 2024-07-21`) and what citations write of its proceedings")
 
 
 def load_venues(content_dir: Path, report: Report) -> dict[str, Venue] | None:
@@ -49,7 +50,7 @@ def _venue(item: object, path: Path, line: int, report: Report) -> Venue | None:
         return None
     problems = [f"unknown key `{key}`" for key in item if key not in VENUE_KEYS]
     problems += [f"`{key}` is missing" for key in REQUIRED if key not in item]
-    problems += [f"`{key}` must be {_KINDS[kind]}" for key, kind in VENUE_KEYS.items()
+    problems += [f"`{key}` must be {_KINDS.get(key, 'text')}" for key, kind in VENUE_KEYS.items()
                  if key in item and (not isinstance(item[key], kind) or isinstance(item[key], bool))]
     if not problems and "proceedings" in item and not URL_PATTERN.match(item["proceedings"]):
         problems.append("`proceedings` is not an http(s) URL")
@@ -59,7 +60,8 @@ def _venue(item: object, path: Path, line: int, report: Report) -> Venue | None:
         report.error(path, line, "venue: " + "; ".join(problems), HOW)
         return None
     return Venue(item["year"], item["name"].strip(), item["title"].strip(), item.get("proceedings", ""),
-                 item["date"].isoformat() if "date" in item else "")
+                 item["date"].isoformat() if "date" in item else "",
+                 *(item.get(key, "").strip() for key in ("booktitle", "publisher", "series")), item.get("volume", 0))
 
 
 def unknown_venue_hint(label: str, venues: dict[str, Venue]) -> str:

@@ -1,4 +1,4 @@
-"""A paper's pages: its page, its citation file, its preview image, redirects from old slugs."""
+"""A paper's pages: its page, its citation files, its preview image, redirects from old slugs."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ def neighbour(papers: list[Paper], index: int) -> tuple[str, str] | None:
 
 def paper_pages(catalogue: Catalogue, paper: Paper, previous: tuple[str, str] | None,
                 next: tuple[str, str] | None, related: tuple, social_images: bool) -> tuple[Page, ...]:
-    """A paper's page, its citation file, its preview image, and a redirect for each earlier slug."""
+    """A paper's page, its citation files (BibTeX, RIS, CSL-JSON), its preview image, and a
+    redirect for each earlier slug."""
     venue, draft = paper.venue, paper.draft
     title = plain_text(paper.title)
     tags = tuple(catalogue.taxonomy.tags[t] for t in paper.tags)
@@ -29,7 +30,8 @@ def paper_pages(catalogue: Catalogue, paper: Paper, previous: tuple[str, str] | 
                     "paper": paper, "paper_tags": tags, "image": image,
                     "themes": tuple(catalogue.themes_of(paper)),
                     "previous": previous, "next": next, "related": related}, draft)
-    extras = [Page(urls.paper_file(paper.slug, urls.CITATION), "cite.bib", title, context={"paper": paper}, draft=draft)]
+    extras = [Page(urls.paper_file(paper.slug, name), name, title, context={"paper": paper}, draft=draft)
+              for name in (urls.CITATION, urls.CITATION_RIS, urls.CITATION_CSL_JSON)]
     if image:
         extras.append(Page(image, SOCIAL_IMAGE_TEMPLATE, title, context={
             "title": title, "venue": venue.label, "tags": tuple(t.label for t in tags)}, draft=draft))

@@ -103,6 +103,9 @@ class Planner:
             groups.append(self._group(f"venue:{venue.slug}", (venue, in_venue, taxonomy), lists.venue_pages,
                                       venue, in_venue, inputs.main_theme))
             groups += self._feed(f"venue:{venue.slug}", urls.venue(venue.slug), venue.label, in_venue)
+            if self.config.site_files:
+                groups.append(self._group(f"venue-citations:{venue.slug}", (venue, in_venue),
+                                          site_files.venue_citations, venue, in_venue))
         return groups
 
     def _tag_groups(self, inputs: _Inputs) -> list[PageGroup]:
@@ -113,6 +116,9 @@ class Planner:
             groups.append(self._group(f"tag:{tag.id}", (tag, tagged, themes, taxonomy), lists.tag_pages,
                                       tag, tagged, themes, taxonomy))
             groups += self._feed(f"tag:{tag.id}", urls.tag(tag.id), tag.label, tagged)
+            if self.config.site_files and tagged:
+                groups.append(self._group(f"tag-citations:{tag.id}", (tag, tagged), site_files.tag_citations,
+                                          tag, tagged))
         return groups
 
     def _theme_groups(self, inputs: _Inputs) -> list[PageGroup]:
@@ -157,11 +163,11 @@ class Planner:
         return previous[1]
 
     def _site_files(self, catalogue: Catalogue, groups: list[PageGroup]) -> list[PageGroup]:
-        """Feeds, the BibTeX of everything, redirects, robots.txt and the sitemap."""
+        """Feeds, the citations of everything, redirects, robots.txt and the sitemap."""
         rules, paths = site_files.alias_rules(catalogue), site_files.sitemap_paths(groups)
         return [
             self._group("feed", (catalogue.papers,), site_files.site_feed, catalogue, self.config.title),
-            self._group("bib", (catalogue.papers,), site_files.bibtex, catalogue),
+            self._group("citations", (catalogue.papers,), site_files.catalogue_citations, catalogue),
             self._group(urls.NETLIFY_REDIRECTS, (rules,), site_files.redirect_rules, rules),
             self._group("robots", (), site_files.robots),
             self._group("sitemap", (paths,), site_files.sitemap, paths),

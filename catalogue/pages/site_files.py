@@ -1,9 +1,13 @@
-"""The files for machines: feeds, the BibTeX of everything, redirects, robots.txt, the sitemap."""
+"""The files for machines: feeds, the citations of everything and of each venue and tag,
+redirects, robots.txt, the sitemap."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from .. import urls
-from ..content.model import Catalogue
+from ..content.model import Catalogue, Paper, Tag, Venue
 from .lists import feed
 from .page import Page, PageGroup
 
@@ -12,8 +16,25 @@ def site_feed(catalogue: Catalogue, title: str) -> tuple[Page, ...]:
     return (feed(urls.FEED, title, urls.HOME, catalogue.papers),)
 
 
-def bibtex(catalogue: Catalogue) -> tuple[Page, ...]:
-    return (Page(urls.BIBTEX, "papers.bib", "BibTeX", context={"papers": tuple(catalogue.papers)}),)
+def citations(file_of: Callable[[str], str], papers: list[Paper], about: str, home: str) -> tuple[Page, ...]:
+    """The papers' citations as BibTeX, RIS and CSL-JSON: the files `file_of(urls.BIBTEX)`, …
+    (each made by the template of its name). `about` says whose they are, `home` their page."""
+    context = {"papers": tuple(papers), "about": about, "home": home}
+    return tuple(Page(file_of(name), name, f"Citations of {about}", context=context) for name in urls.CITATIONS)
+
+
+def catalogue_citations(catalogue: Catalogue) -> tuple[Page, ...]:
+    return citations(str, catalogue.papers, "every paper", urls.HOME)
+
+
+def venue_citations(venue: Venue, papers: list[Paper]) -> tuple[Page, ...]:
+    return citations(functools.partial(urls.venue_file, venue.slug), papers, f"every paper of {venue.label}",
+                     urls.venue(venue.slug))
+
+
+def tag_citations(tag: Tag, papers: list[Paper]) -> tuple[Page, ...]:
+    return citations(functools.partial(urls.tag_file, tag.id), papers, f"every paper tagged “{tag.label}”",
+                     urls.tag(tag.id))
 
 
 def redirect_rules(rules: tuple[tuple[str, str], ...]) -> tuple[Page, ...]:

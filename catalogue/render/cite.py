@@ -1,14 +1,46 @@
-"""Citations: stable BibTeX keys and entries, and the conference names citation tools expect."""
+"""Citations, the one home of their formats: stable keys, the proceedings' names, authors' names
+split into given and family, and BibTeX (RIS, CSL-JSON and the ACM reference: `cite_formats`)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import NamedTuple
 
 from ..content.model import Paper, Venue
 
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_",
             "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+# Words that belong to the family name they come before: Johannes von Oswald, Benjamin Van Roy.
+_PARTICLES = frozenset({"da", "das", "de", "del", "della", "den", "der", "di", "do", "dos", "du", "la", "le",
+                        "ten", "ter", "van", "vom", "von", "zu"})
+_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+
+
+class Name(NamedTuple):
+    """An author's name as citation formats take it apart."""
+
+    given: str
+    family: str
+    suffix: str = ""
+
+
+def split_name(name: str) -> Name:
+    """`Johannes von Oswald` → (`Johannes`, `von Oswald`), `Benjamin Van Roy` → (`Benjamin`,
+    `Van Roy`): the last word is the family name, with the particles just before it, but never
+    the first word, which is a given name (`Di Liu`); a `Jr.` or `III` at the end is a suffix.
+    Names written family first, or with two family names, cannot be told apart from the text."""
+    words = name.split()
+    suffix = words.pop() if len(words) > 2 and words[-1].lower() in _SUFFIXES else ""
+    if not words:
+        return Name("", name.strip())
+    words[-1] = words[-1].rstrip(",") if suffix else words[-1]
+    start = len(words) - 1
+    while start > 1 and words[start - 1].lower() in _PARTICLES:
+        start -= 1
+    if start == 1 and words[0] in _PARTICLES:  # `van Gogh`: a lower-case particle names no one
+        start = 0
+    return Name(" ".join(words[:start]), " ".join(words[start:]), suffix)
 
 
 def conference(venue: Venue) -> str:
@@ -17,21 +49,32 @@ def conference(venue: Venue) -> str:
     return f"{venue.title} ({venue.label})" if venue.title else venue.label
 
 
+def booktitle(venue: Venue) -> str:
+    """The proceedings' title as the publisher writes it, else the conference's full name."""
+    return venue.booktitle or conference(venue)
+
+
 def cite_key(paper: Paper) -> str:
     """Stable as long as the slug and venue are: `iclr2025:samba`."""
     return f"{paper.venue.name.lower()}{paper.venue.year}:{paper.slug}"
 
 
+def paper_url(paper: Paper) -> str:
+    """The address a citation gives: the paper's own page at its venue, else its arXiv entry."""
+    return paper.url or paper.arxiv_url
+
+
 def bibtex(paper: Paper) -> str:
-    """An @inproceedings entry; the title is braced so BibTeX styles keep its capitals."""
+    """An @inproceedings entry with what is known; the title is braced so BibTeX styles keep its
+    capitals, and every author is written so that BibTeX splits the name as the other formats do."""
+    venue = paper.venue
     fields = [("title", "{" + _title(paper.title) + "}"),
-              ("author", " and ".join(_escape(a) for a in paper.authors)),
-              ("booktitle", _escape(conference(paper.venue))),
-              ("year", str(paper.venue.year))]
+              ("author", " and ".join(map(_bibtex_name, paper.authors))),
+              ("booktitle", _escape(booktitle(venue))), ("series", _escape(venue.series)),
+              ("volume", str(venue.volume or "")), ("publisher", _escape(venue.publisher)),
+              ("year", str(venue.year)), ("url", paper_url(paper))]
     if paper.arxiv:
-        fields += [("eprint", paper.arxiv), ("archiveprefix", "arXiv"), ("url", paper.arxiv_url)]
-    elif paper.url:
-        fields.append(("url", paper.url))
+        fields += [("eprint", paper.arxiv), ("archiveprefix", "arXiv")]
     if paper.code:
         fields.append(("note", r"Code: \url{" + paper.code + "}"))
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields if value)
@@ -39,8 +82,24 @@ def bibtex(paper: Paper) -> str:
 
 
 def bibtex_file(papers: tuple[Paper, ...], entry: Callable[[Paper], str] = bibtex) -> str:
-    """Every entry, in catalogue order (`entry`: the renderer's remembered `bibtex`)."""
+    """Every entry, in the order given (`entry`: the renderer's remembered `bibtex`)."""
     return "\n".join(entry(paper) for paper in papers)
+
+
+def _bibtex_name(written: str) -> str:
+    """A name as written where BibTeX would split it as `split_name` does (`Johannes von
+    Oswald`), else as `Family, Given` (`Van Roy, Benjamin`, `King, Jr., Martin`); a part holding
+    a comma or a lone `and` (where BibTeX would split it) is braced."""
+    name = split_name(written)
+    later_given = name.given.split()[1:]
+    if not (name.suffix or any(w[:1].islower() for w in later_given) or name.given[:1].islower()
+            or any(not w[:1].islower() for w in name.family.split()[:-1])):
+        return _name_part(" ".join(written.split()))
+    return ", ".join(_name_part(part) for part in (name.family, name.suffix, name.given) if part)
+
+
+def _name_part(text: str) -> str:
+    return "{" + _escape(text) + "}" if "," in text or re.search(r"\band\b", text, re.IGNORECASE) else _escape(text)
 
 
 def _title(title: str) -> str:

@@ -15,7 +15,8 @@ from ..pages.page import Page
 from ..pages.papers import SOCIAL_IMAGE_TEMPLATE
 from ..report import ContentError, Report
 from ..text import plain_text
-from .cite import bibtex, bibtex_file, conference
+from .cite import conference
+from .cite_formats import Citations
 from .environment import (
     TemplateVersions,
     make_environment,
@@ -48,14 +49,13 @@ class PageRenderer:
         self.markup = Markup()
         # Text made from the same input again and again (a title in every list): remembered for
         # as long as this renderer lives, and no more than TEXT_MEMO of each.
-        self.plain, self.bibtex = (functools.lru_cache(TEXT_MEMO)(f) for f in (plain_text, bibtex))
+        self.plain = functools.lru_cache(TEXT_MEMO)(plain_text)
+        self.citations = Citations()
         self.excerpt = functools.lru_cache(TEXT_MEMO)(functools.partial(excerpt, plain_of=self.plain))
         self.env = make_environment(config)
         self.env.globals.update(
             title_html=lambda item: self.markup.inline(item if isinstance(item, str) else item.title),
-            plain=self.plain, excerpt=self.excerpt, bibtex=self.bibtex,
-            bibtex_file=lambda papers: bibtex_file(papers, self.bibtex),
-            conference=conference, author_slug=author_slug,
+            plain=self.plain, excerpt=self.excerpt, author_slug=author_slug, **self.citations.template_globals(),
             asset=lambda name: config.base_path + self._assets.get(name, f"static/{name}"))
         self.templates = TemplateVersions(self.env, config.templates_dir)
         self.versions: dict[str, tuple] = {}
@@ -70,6 +70,7 @@ class PageRenderer:
         self._assets = assets
         shared = (nav, taxonomy, self.config, tuple(self.versions[f] for f in FRAGMENTS), tuple(sorted(assets.items())))
         if shared != self.shared:
+            self.citations.use(taxonomy)
             self._shared_context = {
                 "nav": nav, "tags": taxonomy.tags,
                 "nav_html": Navigation(self.env.get_template(NAV_TEMPLATE), nav),

@@ -1,0 +1,138 @@
+"""RIS, CSL-JSON and the ACM Reference Format, made from the same facts as the BibTeX (`cite`).
+BibTeX keeps a title's `$…$` math as TeX; these take the plain text a reader sees."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+
+import markupsafe
+
+from ..content.model import Paper, Taxonomy
+from ..text import plain_text
+from .cite import (
+    Name,
+    bibtex,
+    bibtex_file,
+    booktitle,
+    cite_key,
+    conference,
+    paper_url,
+    split_name,
+)
+
+MEMO = 65536  # the remembered entries of each format: a catalogue's papers, and more
+REFERENCE_STYLE = "ACM Reference Format"
+
+
+def ris(paper: Paper, keywords: tuple[str, ...] = ()) -> str:
+    """A conference paper (`TY  - CPAPER`) for EndNote, Zotero and Mendeley: one tag a line."""
+    venue = paper.venue
+    lines = [("TY", "CPAPER"), ("ID", cite_key(paper)), ("TI", plain_text(paper.title))]
+    lines += [("AU", _ris_name(split_name(author))) for author in paper.authors]
+    lines += [("PY", str(venue.year)), ("T2", booktitle(venue)), ("T3", venue.series),
+              ("VL", str(venue.volume or "")), ("PB", venue.publisher)]
+    lines += [("UR", link) for link in dict.fromkeys((paper_url(paper), paper.arxiv_url))]
+    lines += [("L1", paper.pdf_url), ("AB", plain_text(paper.body))]
+    lines += [("KW", keyword) for keyword in keywords]
+    lines += [("N1", f"arXiv: {paper.arxiv}" if paper.arxiv else ""), ("N1", f"Code: {paper.code}" if paper.code else "")]
+    return "".join(f"{tag}  - {' '.join(value.split())}\n" for tag, value in lines if value) + "ER  - \n"
+
+
+def ris_file(papers: tuple[Paper, ...], entry: Callable[[Paper], str]) -> str:
+    return "\n".join(entry(paper) for paper in papers)
+
+
+def csl_item(paper: Paper, keywords: tuple[str, ...] = ()) -> dict:
+    """A CSL-JSON item (what Zotero, Pandoc and every citeproc read); its id is the cite key."""
+    venue = paper.venue
+    item = {"id": cite_key(paper), "citation-key": cite_key(paper), "type": "paper-conference",
+            "title": plain_text(paper.title), "author": [_csl_name(split_name(a)) for a in paper.authors],
+            "issued": {"date-parts": [[venue.year]]}, "container-title": booktitle(venue),
+            "event-title": conference(venue), "collection-title": venue.series,
+            "volume": str(venue.volume or ""), "publisher": venue.publisher, "URL": paper_url(paper),
+            "abstract": plain_text(paper.body), "keyword": ", ".join(keywords),
+            "note": f"Code: {paper.code}" if paper.code else ""}
+    if paper.arxiv:
+        item |= {"archive": "arXiv", "archive_location": paper.arxiv}
+    return {key: value for key, value in item.items() if value}
+
+
+def csl_json_file(papers: tuple[Paper, ...], item: Callable[[Paper], dict] = csl_item) -> str:
+    """CSL-JSON is an array of items, one paper's file too: here an item's field a line."""
+    items = ("  {\n" + ",\n".join(f"    {_json(key)}: {_json(value)}" for key, value in item(paper).items()) + "\n  }"
+             for paper in papers)
+    return "[\n" + ",\n".join(items) + "\n]\n"
+
+
+def reference(paper: Paper) -> markupsafe.Markup:
+    """The paper in the ACM Reference Format (acmart's): the proceedings in italics.
+    `Ada Lovelace and Alan Turing. 2025. Title. In <i>Proceedings…</i> (Series, Vol. 235). PMLR. URL`"""
+    venue, escape = paper.venue, markupsafe.escape
+    parts = [_sentence(_names(paper.authors)), f"{venue.year}.", _sentence(plain_text(paper.title))]
+    where = markupsafe.Markup("In <i>{}</i>").format(booktitle(venue))
+    if venue.volume:
+        where += f" ({venue.series}, Vol. {venue.volume})" if venue.series else f", Vol. {venue.volume}"
+    parts += [where + ".", _sentence(venue.publisher)]
+    link = paper_url(paper)
+    if link:
+        parts.append(markupsafe.Markup('<a href="{0}">{0}</a>').format(link))
+    return markupsafe.Markup(" ").join(escape(part) for part in parts if part)
+
+
+class Citations:
+    """Each paper's entry in every format, made once and shared by its page, its files and every
+    list of citations it is in. A paper's keywords are its tags' labels (`use` sets them)."""
+
+    def __init__(self) -> None:
+        self.bibtex = functools.lru_cache(MEMO)(bibtex)
+        self._ris = functools.lru_cache(MEMO)(ris)
+        self._csl = functools.lru_cache(MEMO)(csl_item)
+        self.reference = functools.lru_cache(MEMO)(reference)
+        self._labels: dict[str, str] = {}
+
+    def use(self, taxonomy: Taxonomy) -> None:
+        self._labels = {tag.id: tag.label for tag in taxonomy.tags.values()}
+
+    def ris(self, paper: Paper) -> str:
+        return self._ris(paper, self._keywords(paper))
+
+    def csl(self, paper: Paper) -> dict:
+        return self._csl(paper, self._keywords(paper))
+
+    def template_globals(self) -> dict[str, Callable]:
+        """What templates call: `bibtex(paper)`, `ris_file(papers)`, `reference(paper)`, …"""
+        return {"bibtex": self.bibtex, "bibtex_file": lambda papers: bibtex_file(papers, self.bibtex),
+                "ris": self.ris, "ris_file": lambda papers: ris_file(papers, self.ris),
+                "csl_json": lambda paper: csl_json_file((paper,), self.csl),
+                "csl_json_file": lambda papers: csl_json_file(papers, self.csl),
+                "reference": self.reference, "reference_style": REFERENCE_STYLE, "conference": conference}
+
+    def _keywords(self, paper: Paper) -> tuple[str, ...]:
+        return tuple(self._labels.get(tag, tag) for tag in paper.tags)
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _ris_name(name: Name) -> str:
+    """RIS writes `Family, Given, Suffix`."""
+    return ", ".join(part for part in (name.family, name.given, name.suffix) if part)
+
+
+def _csl_name(name: Name) -> dict[str, str]:
+    return {key: value for key, value in zip(("family", "given", "suffix"), (name.family, name.given, name.suffix))
+            if value}
+
+
+def _names(authors: tuple[str, ...]) -> str:
+    """`A`, `A and B`, `A, B, and C`."""
+    if len(authors) < 3:
+        return " and ".join(authors)
+    return ", ".join(authors[:-1]) + ", and " + authors[-1]
+
+
+def _sentence(text: str) -> str:
+    return text if not text or text.endswith((".", "?", "!")) else text + "."

@@ -1,0 +1,145 @@
+"""Citations in a real browser (Debian's Chromium through Playwright, the real catalogue served
+under the site's Content-Security-Policy): the cite blocks wrap on a phone and a desktop, each
+format copies, and the reading list exports what reference managers read."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import jsonschema
+import pytest
+import rispy
+from siteserver import SiteServer
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SCHEMA = json.loads((Path(__file__).parent / "schemas/csl-data.json").read_text(encoding="utf-8"))
+
+if not CHROMIUM.exists():
+    if os.environ.get("CI"):
+        raise RuntimeError("CI must run the browser tests: install Debian's chromium (see .ci/run)")
+    pytest.skip("no /usr/bin/chromium here (apt-get install chromium)", allow_module_level=True)
+sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+
+
+@pytest.fixture(scope="module")
+def site(real_site):
+    server = SiteServer(real_site)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=str(CHROMIUM), args=ARGS, headless=True,
+            viewport={"width": 1280, "height": 900})
+        context.grant_permissions(["clipboard-read", "clipboard-write"])
+        yield context
+        context.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A tab that fails the test on any script error or CSP violation."""
+    tab = browser.new_page()
+    problems: list[str] = []
+    tab.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    tab.on("console", lambda message: problems.append(f"console: {message.text}")
+           if message.type == "error" or "Content Security Policy" in message.text else None)
+    yield tab
+    tab.close()
+    assert problems == []
+
+
+# Papers with long author lists, long URLs and a long cite key (the widest blocks there are).
+WIDE = ("longrope", "artificial-needles-real-haystacks-improving-retrieval", "samba")
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_no_cite_block_scrolls_sideways(site, page, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    for slug in WIDE:
+        page.goto(f"{site.url}papers/{slug}/")
+        summaries = page.locator("section.cite details > summary")
+        for index in range(summaries.count()):
+            summaries.nth(index).click()  # open RIS, CSL-JSON and the reference
+        blocks = page.locator("section.cite .cite-block")
+        assert blocks.count() == 4
+        for index in range(blocks.count()):
+            block = blocks.nth(index)
+            assert block.is_visible()
+            sizes = block.evaluate("element => [element.scrollWidth, element.clientWidth]")
+            assert sizes[0] <= sizes[1], (slug, index, sizes)
+        assert page.locator("section.cite").evaluate("element => element.scrollWidth <= element.clientWidth")
+
+
+def test_bibtex_shows_first_the_other_formats_open_and_each_copies(site, page):
+    page.goto(f"{site.url}papers/samba/")
+    assert page.locator("#bibtex").is_visible()
+    assert page.locator("#ris").is_hidden() and page.locator("#csl-json").is_hidden()  # calm: closed
+    assert page.locator("section.cite summary").all_inner_texts() == [
+        "ACM Reference Format", "RIS for EndNote, Zotero, Mendeley", "CSL-JSON for Zotero, Pandoc, citeproc"]
+    page.locator("summary", has_text="RIS").click()
+    page.locator("button[data-copy='ris']").click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert rispy.loads(copied)[0]["id"] == "iclr2025:samba"
+    page.locator("summary", has_text="CSL-JSON").click()
+    page.locator("button[data-copy='csl-json']").click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    jsonschema.validate(json.loads(copied), SCHEMA)
+    page.locator("summary", has_text="ACM").click()
+    page.locator("button[data-copy='reference']").click()
+    assert page.evaluate("navigator.clipboard.readText()").startswith("Liliang Ren, Yang Liu, ")
+    for extension in ("bib", "ris", "json"):
+        link = page.locator(f"a[download='samba.{extension}']")
+        assert link.get_attribute("href") == f"/papers/samba/cite.{extension}"
+
+
+def test_the_reading_list_exports_ris_and_csl_json(site, page):
+    page.goto(f"{site.url}reading-list/")
+    page.evaluate("localStorage.clear()")
+    for slug in ("samba", "longrope"):
+        page.goto(f"{site.url}papers/{slug}/")
+        page.locator("button[data-save-paper]").click()
+    page.goto(f"{site.url}reading-list/")
+    page.locator("#reading-list li a").first.wait_for()
+    with page.expect_download() as download:
+        page.click("#export-ris")
+    assert download.value.suggested_filename == "reading-list.ris"
+    records = rispy.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert [r["id"] for r in records] == ["iclr2025:samba", "icml2024:longrope"]
+    with page.expect_download() as download:
+        page.click("#export-csl-json")
+    assert download.value.suggested_filename == "reading-list.json"
+    items = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    jsonschema.validate(items, SCHEMA)
+    assert [item["id"] for item in items] == ["iclr2025:samba", "icml2024:longrope"]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_citation_format_open_has_no_accessibility_violation(site, scheme):
+    """axe-core on a paper with its folded formats open (closed, axe would not look at them)."""
+    axe = Path(__file__).parent / "node_modules/axe-core/axe.min.js"
+    if not axe.exists():
+        if os.environ.get("CI"):
+            raise RuntimeError("CI must run axe-core: `npm install --prefix tests` (see .ci/run)")
+        pytest.skip("no axe-core here: `npm install --prefix tests`")
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=str(CHROMIUM), args=ARGS, headless=True,
+            bypass_csp=True, color_scheme=scheme, viewport={"width": 390, "height": 900})  # axe is inline
+        tab = context.new_page()
+        tab.goto(f"{site.url}papers/longrope/")
+        summaries = tab.locator("section.cite details > summary")
+        for index in range(summaries.count()):
+            summaries.nth(index).click()
+        tab.add_script_tag(path=str(axe))
+        result = tab.evaluate("axe.run(document.querySelector('section.cite'), {resultTypes: ['violations']})")
+        context.close()
+    assert [(v["id"], v["nodes"][0]["target"]) for v in result["violations"]] == []
