@@ -18,8 +18,9 @@
         (event.key.toLowerCase() === "k" && (event.ctrlKey || event.metaKey));
       if (shortcut) {
         event.preventDefault();
-        input.focus();
-        input.select();
+        const box = document.getElementById("search-q") || input;  // the search page's own box
+        box.focus();
+        box.select();
       }
     });
   }

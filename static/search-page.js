@@ -1,10 +1,12 @@
 // /search/: full results with venue, theme and tag filters, sorting, and a URL that says it all,
 // so a search can be pasted into a discussion: /search/?q=kv+cache&venue=ICML+2025
-import { loadPagefind, resultItem } from "./search-core.js";
+import { arrowKeys, browseLinks, caveat, loadPagefind, plural, resultItem } from "./search-core.js";
+import { findPapers } from "./search-find.js";
 
 const FACETS = ["venue", "theme", "tag"];
 const SORTS = { relevance: null, title: { title: "asc" }, venue: { year: "desc" } };
 const PAGE = 20;
+const WIDE = window.matchMedia("(min-width: 50rem)");
 
 const root = document.documentElement.dataset.root || "/";
 const form = document.getElementById("search-form");
@@ -14,17 +16,20 @@ const status = document.getElementById("search-status");
 const list = document.getElementById("search-results");
 const more = document.getElementById("search-more");
 const facetsBox = document.getElementById("search-facets");
+const filters = document.getElementById("search-filters");
 
 let state = readUrl();
 let results = [];
 let shown = 0;
 let latest = 0;
+let facetSets = null;
 
 function readUrl() {
   const params = new URLSearchParams(window.location.search);
   const chosen = {};
   FACETS.forEach((facet) => { chosen[facet] = params.getAll(facet); });
-  return { q: params.get("q") || "", sort: SORTS[params.get("sort")] ? params.get("sort") : "relevance", chosen };
+  const sortBy = SORTS[params.get("sort")] ? params.get("sort") : "relevance";
+  return { q: params.get("q") || "", sort: sortBy, chosen, exact: params.get("exact") === "1" };
 }
 
 function writeUrl() {
@@ -32,71 +37,94 @@ function writeUrl() {
   if (state.q) params.set("q", state.q);
   FACETS.forEach((facet) => state.chosen[facet].forEach((value) => params.append(facet, value)));
   if (state.sort !== "relevance") params.set("sort", state.sort);
+  if (state.exact) params.set("exact", "1");
   const query = params.toString().replace(/%20/g, "+");
   history.replaceState(null, "", query ? `?${query}` : window.location.pathname);
 }
 
-function filtersFor(state) {
-  const filters = {};
+const searchUrl = (query) => `${root}search/?q=${encodeURIComponent(query).replace(/%20/g, "+")}`;
+
+// Each facet value's papers, from Pagefind's filter index, read once: filtering and counting
+// any list of results then needs no more searches.
+async function readFacetSets(pagefind) {
+  const values = await pagefind.filters();
+  const sets = {};
+  await Promise.all(FACETS.map(async (facet) => {
+    sets[facet] = {};
+    await Promise.all(Object.keys(values[facet] || {}).map(async (value) => {
+      const search = await pagefind.search(null, { filters: { [facet]: value } });
+      sets[facet][value] = new Set(search.results.map((result) => result.id));
+    }));
+  }));
+  return sets;
+}
+
+// Values of one facet are alternatives (any of them), so a facet's counts ignore its own choices.
+function applyFacets(found, sets) {
+  const passes = (id, facet) => !state.chosen[facet].length
+    || state.chosen[facet].some((value) => sets[facet][value] && sets[facet][value].has(id));
+  const counts = {};
   FACETS.forEach((facet) => {
-    if (state.chosen[facet].length) filters[facet] = { any: state.chosen[facet] };
+    const others = found.filter((result) => FACETS.every((f) => f === facet || passes(result.id, f)));
+    counts[facet] = {};
+    Object.entries(sets[facet]).forEach(([value, ids]) => {
+      counts[facet][value] = others.filter((result) => ids.has(result.id)).length;
+    });
   });
-  return filters;
+  return { kept: found.filter((result) => FACETS.every((facet) => passes(result.id, facet))), counts };
 }
 
 async function run() {
   const ticket = ++latest;
   writeUrl();
+  delete status.dataset.done;
   status.textContent = "Searching…";
   const pagefind = await loadPagefind(root);
-  await pagefind.filters();  // loads every filter, so each facet can show its counts
-  const options = { filters: filtersFor(state) };
-  if (SORTS[state.sort]) options.sort = SORTS[state.sort];
-  const search = await pagefind.search(state.q || null, options);
-  const counts = await facetCounts(pagefind, search);
+  facetSets = facetSets || readFacetSets(pagefind);
+  const sets = await facetSets;
+  const found = await findPapers(pagefind, root, state.q, SORTS[state.sort] ? { sort: SORTS[state.sort] } : {}, !state.exact);
   if (ticket !== latest) return;
-  results = search.results;
+  const { kept, counts } = applyFacets(found.results, sets);
+  results = kept;
   shown = 0;
   list.replaceChildren();
-  drawFacets(counts, search.totalFilters);
-  status.textContent = describe(results.length);
-  await showMore(ticket);
+  drawFacets(counts, sets);
+  describe(found, kept.length);
+  await showMore(ticket, found.corrected || state.q);
+  if (ticket === latest) status.dataset.done = "";
 }
 
-function describe(count) {
-  const what = `${count} paper${count === 1 ? "" : "s"}`;
-  return state.q ? `${what} match “${state.q}”` : `${what}${filtered() ? " with these filters" : " in the catalogue"}`;
+function describe(found, count) {
+  const where = filtered() ? " with these filters" : "";
+  if (!state.q) {
+    status.textContent = `${plural(count, "paper")}${where || " in the catalogue"}`;
+  } else if (!found.results.length) {
+    status.replaceChildren(`No papers match “${state.q}”. `, browseLinks());
+  } else if (found.partial) {
+    const complete = results.filter((result) => found.every.has(result.id)).length;
+    status.replaceChildren(caveat(found, searchUrl, count, complete));
+    if (where) status.append(` (${where.trim()})`);
+  } else if (found.corrected) {
+    status.replaceChildren(caveat(found, searchUrl, count));
+  } else {
+    status.textContent = `${plural(count, "paper")} ${count === 1 ? "matches" : "match"} “${found.query}”${where}`;
+  }
 }
 
 function filtered() {
   return FACETS.some((facet) => state.chosen[facet].length);
 }
 
-async function showMore(ticket = latest) {
+async function showMore(ticket = latest, query = state.q) {
   const next = results.slice(shown, shown + PAGE);
   const data = await Promise.all(next.map((result) => result.data()));
   if (ticket !== latest) return;
-  data.forEach((result) => list.append(resultItem(result, state.q)));
+  data.forEach((result) => list.append(resultItem(result, query)));
   shown += next.length;
   more.hidden = shown >= results.length;
 }
 
-// Values of one facet are alternatives (any of them), so a facet's counts ignore its own choices.
-async function facetCounts(pagefind, search) {
-  const counts = {};
-  for (const facet of FACETS) {
-    if (!state.chosen[facet].length) {
-      counts[facet] = search.filters[facet] || {};
-      continue;
-    }
-    const others = { ...state, chosen: { ...state.chosen, [facet]: [] } };
-    const without = await pagefind.search(state.q || null, { filters: filtersFor(others) });
-    counts[facet] = without.filters[facet] || {};
-  }
-  return counts;
-}
-
-function drawFacets(allCounts, totals) {
+function drawFacets(allCounts, sets) {
   facetsBox.replaceChildren(...FACETS.map((facet) => {
     const box = document.createElement("fieldset");
     box.className = "facet";
@@ -104,7 +132,7 @@ function drawFacets(allCounts, totals) {
     legend.textContent = facet[0].toUpperCase() + facet.slice(1);
     box.append(legend);
     const counts = allCounts[facet];
-    const values = Object.keys(totals[facet] || counts)
+    const values = Object.keys(sets[facet])
       .filter((value) => counts[value] || state.chosen[facet].includes(value))
       .sort((a, b) => (counts[b] || 0) - (counts[a] || 0) || a.localeCompare(b));
     values.forEach((value) => box.append(facetOption(facet, value, counts[value] || 0)));
@@ -134,6 +162,9 @@ function facetOption(facet, value, count) {
   return label;
 }
 
+// The controls that work only with JavaScript are hidden in the page until now.
+document.querySelectorAll("#search-ui [data-needs-script]").forEach((node) => { node.hidden = false; });
+filters.open = WIDE.matches || filtered();
 input.value = state.q;
 sort.value = state.sort;
 form.addEventListener("submit", (event) => {
@@ -143,6 +174,7 @@ form.addEventListener("submit", (event) => {
 });
 input.addEventListener("input", () => {
   state.q = input.value.trim();
+  state.exact = false;
   run();
 });
 sort.addEventListener("change", () => {
@@ -150,4 +182,5 @@ sort.addEventListener("change", () => {
   run();
 });
 more.addEventListener("click", () => showMore());
+arrowKeys(input, list);
 run();

@@ -1,12 +1,13 @@
 // The results that appear under the header search box as you type; Enter opens /search/.
-import { loadPagefind, resultItem } from "./search-core.js";
+import { arrowKeys, browseLinks, caveat, element, link, loadPagefind, plural, resultItem } from "./search-core.js";
+import { findPapers } from "./search-find.js";
 
 const SHOWN = 6;
+const WAIT = 120;  // ms after a keystroke before searching: typing on needs no search per letter
 
 export function attach(input, root) {
   const form = input.form;
-  const panel = document.createElement("div");
-  panel.className = "search-panel";
+  const panel = element("div", "search-panel");
   panel.id = "search-panel";
   panel.hidden = true;
   panel.setAttribute("role", "region");
@@ -14,6 +15,7 @@ export function attach(input, root) {
   panel.setAttribute("aria-live", "polite");
   form.append(panel);
   input.setAttribute("aria-controls", panel.id);
+  const searchUrl = (query) => `${root}search/?q=${encodeURIComponent(query).replace(/%20/g, "+")}`;
   let latest = 0;
 
   async function update() {
@@ -23,22 +25,22 @@ export function attach(input, root) {
       panel.hidden = true;
       return;
     }
-    const pagefind = await loadPagefind(root);
-    const search = await pagefind.debouncedSearch(query, {}, 120);
-    if (search === null || ticket !== latest) return;  // a newer keystroke won
-    const data = await Promise.all(search.results.slice(0, SHOWN).map((result) => result.data()));
+    await new Promise((resolve) => { setTimeout(resolve, WAIT); });
+    if (ticket !== latest) return;  // a newer keystroke won
+    const found = await findPapers(await loadPagefind(root), root, query);
+    const data = await Promise.all(found.results.slice(0, SHOWN).map((result) => result.data()));
     if (ticket !== latest) return;
-    const list = document.createElement("ul");
-    list.className = "result-list";
-    data.forEach((result) => list.append(resultItem(result, query)));
-    const summary = document.createElement("p");
-    summary.className = "panel-summary";
-    const all = document.createElement("a");
-    all.href = `${root}search/?q=${encodeURIComponent(query)}`;
-    all.textContent = search.results.length
-      ? `All ${search.results.length} results, with filters →`
-      : `No papers match “${query}”.`;
-    summary.append(all);
+    const list = element("ul", "result-list");
+    data.forEach((result) => list.append(resultItem(result, found.corrected || query)));
+    const summary = element("p", "panel-summary");
+    const note = caveat(found, searchUrl);
+    if (note) summary.append(note, " ");
+    if (found.results.length) {
+      const count = found.results.length;
+      summary.append(link(searchUrl(query), count === 1 ? "See it on the search page, with filters →" : `See all ${plural(count, "result")}, with filters →`));
+    } else {
+      summary.append(`No papers match “${query}”. `, browseLinks());
+    }
     panel.replaceChildren(list, summary);
     panel.hidden = false;
   }
@@ -50,6 +52,13 @@ export function attach(input, root) {
       input.blur();
     }
   });
+  panel.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") {
+      panel.hidden = true;
+      input.focus();
+    }
+  });
+  arrowKeys(input, panel);
   document.addEventListener("click", (event) => {
     if (!form.contains(event.target)) panel.hidden = true;
   });

@@ -133,7 +133,7 @@ def test_a_venue_filter_narrows_results_with_the_right_counts(site, page):
     after = results(page)
     assert len(after) == count < len(before)
     assert set(after) <= set(before)
-    assert all(facts.startswith("ICML 2025") for facts in page.locator("#search-results .result-facts").all_inner_texts())
+    assert all(facts.startswith("ICML 2025") for facts in page.locator("#search-results .result-byline").all_inner_texts())
     assert parse_qs(urlsplit(page.url).query) == {"q": ["kv cache"], "venue": ["ICML 2025"]}
 
 
@@ -171,7 +171,7 @@ def test_without_javascript_papers_read_and_search_points_to_the_list(browser, s
         pytest.skip("persistent contexts cannot switch JavaScript off")
     tab = context.new_page()
     tab.goto(f"{site.url}search/")
-    assert "Search needs JavaScript" in tab.locator("main").inner_text()
+    assert "Searching needs JavaScript" in tab.locator("main").inner_text()
     assert tab.locator("main a[href='/papers/']").count() == 1
     tab.goto(f"{site.url}papers/longrope/")
     assert tab.locator("h1").inner_text().startswith("LongRoPE")

@@ -6,6 +6,7 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from pathlib import Path
 from . import cbor
 
 INDEX_DIR = "pagefind"
+WORDS_FILE = "words.json"  # in INDEX_DIR: the words of the index, for correcting a reader's typos
 _SIGNATURE = b"pagefind_dcd"  # the first bytes of every index file, once unzipped
 # `python -m pagefind`, which execs the binary, made to end with the thread that started it
 # (Linux: PR_SET_PDEATHSIG survives exec), so a killed build or watch mode leaves no indexer behind.
@@ -62,6 +64,7 @@ def index_site(site_dir: Path, background: bool = False,
         raise SearchIndexError(output.strip() or "no index written")
     try:
         stable = make_stable(fresh)
+        write_words(fresh)
     except OSError as error:
         shutil.rmtree(fresh, ignore_errors=True)
         raise SearchIndexError(f"could not put the index in a stable order: {error}") from error
@@ -70,6 +73,33 @@ def index_site(site_dir: Path, background: bool = False,
     fresh.rename(site_dir / INDEX_DIR)
     shutil.rmtree(old, ignore_errors=True)
     return stable
+
+
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def write_words(index_dir: Path) -> list[str]:
+    """Write the words of the indexed pages (from Pagefind's fragments, where they are not
+    stemmed) to WORDS_FILE, in lower case, the words on most pages first: the search page
+    corrects a word found nowhere to the nearest of them. Returns them."""
+    pages: dict[str, int] = {}
+    for fragment in sorted((index_dir / "fragment").glob("*.pf_fragment")):
+        for word in set(_WORD.findall(_fragment_text(fragment).lower())):
+            pages[word] = pages.get(word, 0) + 1
+    words = sorted(pages, key=lambda word: (-pages[word], word))
+    (index_dir / WORDS_FILE).write_text(json.dumps(words, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    return words
+
+
+def _fragment_text(path: Path) -> str:
+    """A page's indexed text and title, from its Pagefind fragment (gzipped JSON); "" if the
+    fragment is in a layout this code does not know."""
+    data = gzip.decompress(path.read_bytes())
+    try:
+        page = json.loads(data[len(_SIGNATURE):]) if data.startswith(_SIGNATURE) else {}
+        return f"{page['content']} {page['meta']['title']}"
+    except (ValueError, KeyError, TypeError):
+        return ""
 
 
 def make_stable(index_dir: Path) -> bool:

@@ -33,6 +33,7 @@ from .fragments import (
     PaperItems,
 )
 from .markup import Markup, excerpt
+from .searchwords import search_words
 from .social import social_image
 
 TEXT_MEMO = 65536
@@ -107,7 +108,7 @@ class PageRenderer:
         if page.template != "paper.html" or paper is None:
             return {}
         return {"abstract_html": self.markup.render(paper.body), "description": self.excerpt(paper.body),
-                "json_ld": self._json_ld(page)}
+                "json_ld": self._json_ld(page), "search_words": search_words(self.plain(paper.title), paper.slug)}
 
     def _json_ld(self, page: Page) -> markupsafe.Markup:
         """schema.org ScholarlyArticle, for search engines and citation tools."""
