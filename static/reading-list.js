@@ -29,7 +29,7 @@
     document.getElementById("reading-list-ui").hidden = false;
     document.getElementById("reading-list-empty").hidden = items.length > 0;
     document.getElementById("reading-list-actions").hidden = items.length === 0;
-    list.replaceChildren(...items.map((item) => {
+    list.replaceChildren(...items.map((item, index) => {
       const entry = document.createElement("li");
       const link = document.createElement("a");
       link.href = `${root}papers/${item.slug}/`;
@@ -42,10 +42,22 @@
       remove.className = "button";
       remove.textContent = "Remove";
       remove.setAttribute("aria-label", `Remove ${item.title}`);
-      remove.addEventListener("click", () => { store(load().filter((i) => i.slug !== item.slug)); draw(); });
+      remove.addEventListener("click", () => {
+        store(load().filter((i) => i.slug !== item.slug));
+        draw();
+        afterRemoving(item, index);
+      });
       entry.append(link, venue, remove);
       return entry;
     }));
+  };
+  // Focus stays where it was: on the next paper's Remove (the one before, after the last one),
+  // or on the message that the list is empty; and the removal is said aloud.
+  const afterRemoving = (item, index) => {
+    const buttons = list.querySelectorAll("button");
+    const empty = document.getElementById("reading-list-empty");
+    (buttons[Math.min(index, buttons.length - 1)] || empty).focus();
+    document.getElementById("reading-list-status").textContent = `Removed ${item.title}.`;
   };
   const download = (name, text, type) => {
     const link = document.createElement("a");
