@@ -51,6 +51,7 @@ def generate(count: int, target: Path, seed: int = 7, source: Path = ROOT / "con
     shutil.rmtree(target, ignore_errors=True)
     (target / "papers").mkdir(parents=True)
     shutil.copy(source / "taxonomy.yaml", target / "taxonomy.yaml")
+    shutil.copy(source / "site.yaml", target / "site.yaml")
     venues = [{"name": label.split()[0], "year": int(label.split()[1]), "title": CONFERENCES[label.split()[0]]}
               for label in VENUES]
     (target / "venues.yaml").write_text(yaml.safe_dump({"venues": venues}, sort_keys=False), encoding="utf-8")
