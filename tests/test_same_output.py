@@ -19,10 +19,12 @@ from helpers import differences, tree
 
 from catalogue.config import PROJECT_ROOT
 
-# The last commit before the refactor of issue 14. The output of this checkout must be that
-# commit's, byte for byte. When a change alters the output on purpose, move this forward to the
-# commit that made it (and say so in that commit), so that the next refactor is held to it.
-REFERENCE = "469b82858bfcd949ae7086674f43f85eacebe1f3"
+# The commit whose output this checkout must give, byte for byte: issue 15's last change to the
+# output (search, citations, feeds, the map, the home, About and author pages). Before it,
+# 469b828, the last commit before the refactor of issue 14. When a change alters the output on
+# purpose, move this forward to the commit that made it (and say so in that commit), so that the
+# next refactor is held to it.
+REFERENCE = "21c780ef6b6da3bc46b9e9e0aca5f164d7214879"
 BASE_URL = "https://example.org/catalogue/"
 SYNTHETIC_PAPERS = 300
 
