@@ -5,25 +5,18 @@ format copies, and the reading list exports what reference managers read."""
 from __future__ import annotations
 
 import json
-import os
 import tempfile
 from pathlib import Path
 
 import jsonschema
 import pytest
 import rispy
+from browsing import ARGS, CHROMIUM, require_chromium
 from siteserver import SiteServer
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SCHEMA = json.loads((Path(__file__).parent / "schemas/csl-data.json").read_text(encoding="utf-8"))
 
-if not CHROMIUM.exists():
-    if os.environ.get("CI"):
-        raise RuntimeError("CI must run the browser tests: install Debian's chromium (see .ci/run)")
-    pytest.skip("no /usr/bin/chromium here (apt-get install chromium)", allow_module_level=True)
-sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+sync_playwright = require_chromium()
 
 
 @pytest.fixture(scope="module")

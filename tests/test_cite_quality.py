@@ -8,7 +8,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from test_cite_browser import ARGS, CHROMIUM, site, sync_playwright  # noqa: F401 -- the served site
+from browsing import ARGS, CHROMIUM
+from test_cite_browser import site, sync_playwright  # noqa: F401 -- the served site
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

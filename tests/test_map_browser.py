@@ -5,24 +5,15 @@ the site's Content-Security-Policy."""
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
-from pathlib import Path
 
 import pytest
+from browsing import ARGS, CHROMIUM, require_chromium
 from siteserver import SiteServer
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True}
 
-if not CHROMIUM.exists():
-    if os.environ.get("CI"):
-        raise RuntimeError("CI must run the browser tests: install Debian's chromium (see .ci/run)")
-    pytest.skip("no /usr/bin/chromium here (apt-get install chromium)", allow_module_level=True)
-sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+sync_playwright = require_chromium()
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@ catalogue served on 127.0.0.1 under a strict Content-Security-Policy."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import tempfile
@@ -11,21 +10,14 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from browsing import ARGS, CHROMIUM, require_chromium
 from siteserver import SiteServer
 
 from catalogue.config import PROJECT_ROOT, SiteConfig
 from catalogue.pipeline import build_site
 from catalogue.report import Report
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-if not CHROMIUM.exists():
-    if os.environ.get("CI"):
-        raise RuntimeError("CI must run the browser tests: install Debian's chromium (see .ci/run)")
-    pytest.skip("no /usr/bin/chromium here (apt-get install chromium)", allow_module_level=True)
-sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+sync_playwright = require_chromium()
 
 
 @pytest.fixture(scope="module")
