@@ -314,7 +314,7 @@ def test_netlify_build_command_runs_in_a_clean_virtual_environment(tmp_path):
             shutil.copy2(PROJECT_ROOT / name, project / name)
     venv.create(tmp_path / "venv", with_pip=True)
     command = tomllib.loads((project / "netlify.toml").read_text())["build"]["command"]
-    env = {**os.environ, "URL": "https://papers.example.org",
+    env = {**os.environ, "NETLIFY": "true", "CONTEXT": "production", "URL": "https://papers.example.org",
            "PATH": f"{tmp_path / 'venv/bin'}{os.pathsep}{os.environ['PATH']}"}
     env.pop("VIRTUAL_ENV", None)
     done = subprocess.run(["bash", "-c", command], cwd=project, env=env, capture_output=True, text=True, timeout=900)
