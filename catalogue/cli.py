@@ -13,6 +13,7 @@ from .content.site import read_site_settings
 from .importer.lists import import_lists
 from .output.search import SearchIndexError
 from .pipeline import build_site
+from .progress import Stages, summary_table
 from .report import ContentError, terminal_report
 from .serve.watch import serve_and_watch
 
@@ -143,10 +144,12 @@ def _config(args: argparse.Namespace, default_out: Path) -> SiteConfig:
 
 def _build(args: argparse.Namespace, report) -> int:
     config = _config(args, OUT_DIR)
-    result = build_site(config, report)
+    result = build_site(config, report, Stages(sys.stderr))
     warnings = f", {len(report.warnings)} warning(s)" if report.warnings else ""
     print(f"Built {result.pages} pages ({result.papers} papers; {result.files} files with feeds, "
-          f"citations and images) into {_shown(config.out_dir)} in {result.seconds:.1f} s{warnings}.")
+          f"citations and images) into {_shown(config.out_dir)} in {result.seconds:.1f} s{warnings}.\n")
+    print(summary_table({"pages": result.pages, "papers": result.papers, "redirects": result.redirects,
+                         "other files": result.files - result.pages}, result.stages or {}), end="")
     return 0
 
 

@@ -22,7 +22,9 @@ from .output.swap import MARKER, claim_output_dir, staging_dir, swap_in
 from .output.writer import SiteWriter
 from .pages.checks import PlanCheck
 from .pages.lists import counts, navigation
+from .pages.page import REDIRECT_TEMPLATE
 from .pages.planner import Planner
+from .progress import Stages
 from .relate.similarity import SimilarityCache
 from .render.renderer import PageRenderer
 from .report import ContentError, Report
@@ -41,6 +43,7 @@ class RenderResult:
     published: frozenset[str] = frozenset()  # the URLs the published-URL ledger keeps
     files: int = 0  # pages, feeds, citations, images
     drafts: frozenset[str] = frozenset()  # files made only for draft papers: no published page may link there
+    redirects: int = 0  # pages that send a reader on: aliases and content/redirects.txt
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,8 @@ class BuildResult:
     papers: int
     seconds: float
     files: int = 0
+    redirects: int = 0
+    stages: dict[str, float] | None = None  # seconds per stage
 
 
 class Builder:
@@ -59,8 +64,9 @@ class Builder:
     for a new one; the caller refreshes them (watch mode).
     """
 
-    def __init__(self, config: SiteConfig, similarity_later: bool = False):
+    def __init__(self, config: SiteConfig, similarity_later: bool = False, stages: Stages | None = None):
         self.config = config
+        self.stages = stages or Stages()
         self.loader = ContentLoader(config.content_dir, config.ledger)
         self.similarity = SimilarityCache()
         self.planner = Planner(config)
@@ -85,46 +91,61 @@ class Builder:
     def render(self, catalogue: Catalogue, out_dir: Path, report: Report) -> RenderResult:
         """Plan the pages, check the plan, then render and write what changed."""
         later = self.similarity_later and len(catalogue.papers) > self.similarity_inline_limit
-        similarity = self.similarity.latest if later else self.similarity.current(catalogue)
-        groups = self.planner.plan(catalogue, similarity)
-        ledger = (self.ledger.path, self.ledger.paths()) if self.ledger else None
-        plan = self.plan_check.check(groups, catalogue.redirects, ledger)
+        with self.stages("relate"):
+            similarity = self.similarity.latest if later else self.similarity.current(catalogue)
+        with self.stages("plan"):
+            groups = self.planner.plan(catalogue, similarity)
+            ledger = (self.ledger.path, self.ledger.paths()) if self.ledger else None
+            plan = self.plan_check.check(groups, catalogue.redirects, ledger)
         self.drafts = plan.drafts
-        assets = fingerprint_assets(self.config.static_dir)
-        templates = {page.template for group in groups for page in group.pages}
-        self.renderer.prepare(navigation(counts(catalogue)), catalogue.taxonomy, templates,
-                              {name: path for name, (path, _) in assets.items()})
-        written = self.writer.write(groups, out_dir)
-        removed = self.writer.remove_vanished(groups, plan.files, out_dir)
-        write_assets(assets, out_dir)
-        sync_static(self.config.static_dir, out_dir)
+        with self.stages("render"):
+            assets = fingerprint_assets(self.config.static_dir)
+            templates = {page.template for group in groups for page in group.pages}
+            self.renderer.prepare(navigation(counts(catalogue)), catalogue.taxonomy, templates,
+                                  {name: path for name, (path, _) in assets.items()})
+            written = self.writer.write(groups, out_dir)
+            removed = self.writer.remove_vanished(groups, plan.files, out_dir)
+            write_assets(assets, out_dir)
+            sync_static(self.config.static_dir, out_dir)
         self.renderer.report_failed_math(catalogue, report)
-        return RenderResult(plan.html_pages, written, removed, plan.published, len(plan.files), plan.drafts)
+        redirects = sum(page.template == REDIRECT_TEMPLATE for group in groups for page in group.pages)
+        return RenderResult(plan.html_pages, written, removed, plan.published, len(plan.files), plan.drafts,
+                            redirects)
 
 
-def build_site(config: SiteConfig, report: Report) -> BuildResult:
+def build_site(config: SiteConfig, report: Report, stages: Stages | None = None) -> BuildResult:
     """Build into a staging folder beside the output; replace the output only on success.
+    `stages` times each stage (and shows them as they run, for a large catalogue).
 
     Raises ContentError before anything is swapped in if `content/` is invalid.
     """
     started = time.perf_counter()
-    builder = Builder(config)
-    catalogue = builder.load(report)
+    stages = stages or Stages()
+    builder = Builder(config, stages=stages)
+    with stages("load"):
+        catalogue = builder.load(report)
+    stages.show_for(len(catalogue.papers))
     out_dir = claim_output_dir(config)
     staging = staging_dir(out_dir)
     try:
         result = _render_checked(builder, catalogue, staging, out_dir, report)
         (staging / MARKER).write_text("Built by build.py; replaced whole by the next build.\n")
-        if config.search and not index_site(staging):
-            report.warning(out_dir / INDEX_DIR, 0, "Pagefind wrote its index in a layout search.make_stable does not know,"
-                           " so two builds may differ in it (search works)", "update make_stable for this Pagefind")
-        swap_in(staging, out_dir)
+        with stages("search"):
+            if config.search and not index_site(staging):
+                report.warning(out_dir / INDEX_DIR, 0, "Pagefind wrote its index in a layout search.make_stable does"
+                               " not know, so two builds may differ in it (search works)",
+                               "update make_stable for this Pagefind")
+        with stages("swap"):
+            swap_in(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    finally:
+        stages.finish()
     if config.ledger and not config.drafts:
         record(config.ledger, result.published)
-    return BuildResult(result.pages, len(catalogue.papers), time.perf_counter() - started, result.files)
+    return BuildResult(result.pages, len(catalogue.papers), time.perf_counter() - started, result.files,
+                       result.redirects, dict(stages.seconds))
 
 
 def check_site(config: SiteConfig, report: Report) -> Catalogue:
@@ -144,7 +165,8 @@ def _render_checked(builder: Builder, catalogue: Catalogue, staging: Path, out_d
                     report: Report) -> RenderResult:
     """Render (which checks the plan: duplicate pages, the ledger), then check every link."""
     result = builder.render(catalogue, staging, report)
-    _check_links(builder.config, catalogue, staging, out_dir, result.drafts)
+    with builder.stages("links"):
+        _check_links(builder.config, catalogue, staging, out_dir, result.drafts)
     return result
 
 

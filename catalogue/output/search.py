@@ -13,9 +13,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from .. import urls
 from . import cbor
 
 INDEX_DIR = "pagefind"
+# Only paper pages are indexed (they alone carry data-pagefind-body): telling Pagefind so spares
+# it reading every other page, a third of its time and a fifth of its memory at 10,000 papers.
+PAGES_GLOB = urls.file_of(urls.paper("*"))
 WORDS_FILE = "words.json"  # in INDEX_DIR: the words of the index, for correcting a reader's typos
 _SIGNATURE = b"pagefind_dcd"  # the first bytes of every index file, once unzipped
 # `python -m pagefind`, which execs the binary, made to end with the thread that started it
@@ -51,8 +55,8 @@ def index_site(site_dir: Path, background: bool = False,
     fresh, old = site_dir / f".{INDEX_DIR}-new", site_dir / f".{INDEX_DIR}-old"
     for leftover in (fresh, old):
         shutil.rmtree(leftover, ignore_errors=True)
-    command = [sys.executable, "-c", _PAGEFIND, str(os.getpid()),
-               "--site", str(site_dir), "--output-path", str(fresh), "--quiet"]
+    command = [sys.executable, "-c", _PAGEFIND, str(os.getpid()), "--site", str(site_dir),
+               "--glob", PAGES_GLOB, "--output-path", str(fresh), "--quiet"]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as process:
         if background:  # not preexec_fn, which is unsafe in a process with threads
             os.setpriority(os.PRIO_PROCESS, process.pid, 10)

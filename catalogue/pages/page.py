@@ -41,3 +41,4 @@ class PageGroup:
 
 
 MOVED = "moved"  # the group of redirect pages for content/redirects.txt
+REDIRECT_TEMPLATE = "redirect.html"  # the page an alias or a moved address leaves behind

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import urls
 from ..content.model import Catalogue, Paper
 from ..text import plain_text
-from .page import Page
+from .page import REDIRECT_TEMPLATE, Page
 
 SOCIAL_IMAGE_TEMPLATE = "social.png"  # drawn with Pillow, not a template
 
@@ -35,6 +35,6 @@ def paper_pages(catalogue: Catalogue, paper: Paper, previous: tuple[str, str] | 
     if image:
         extras.append(Page(image, SOCIAL_IMAGE_TEMPLATE, title, context={
             "title": title, "venue": venue.label, "tags": tuple(t.label for t in tags)}, draft=draft))
-    redirects = tuple(Page(urls.paper(alias), "redirect.html", title, context={"target": urls.paper(paper.slug)},
+    redirects = tuple(Page(urls.paper(alias), REDIRECT_TEMPLATE, title, context={"target": urls.paper(paper.slug)},
                            draft=draft) for alias in paper.aliases)
     return (page, *extras, *redirects)

@@ -14,7 +14,7 @@ from ..relate.related import RelatedViews
 from ..relate.similarity import NOTHING, Similarity
 from . import lists, site_files
 from .lists import LISTING, counts, venue_theme_matrix
-from .page import MOVED, Page, PageGroup
+from .page import MOVED, REDIRECT_TEMPLATE, Page, PageGroup
 from .papers import neighbour, paper_pages
 
 
@@ -234,5 +234,5 @@ def _venues_index(catalogue: Catalogue, tally: dict) -> tuple[Page]:
 def _moved_pages(catalogue: Catalogue) -> tuple[Page, ...]:
     """A redirect page for each folder address in content/redirects.txt (a file's move is a
     301 in `_redirects` only)."""
-    return tuple(Page(r.old, "redirect.html", "Moved", context={"target": r.new})
+    return tuple(Page(r.old, REDIRECT_TEMPLATE, "Moved", context={"target": r.new})
                  for r in catalogue.redirects if r.old.endswith("/"))

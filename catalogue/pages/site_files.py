@@ -9,7 +9,7 @@ from collections.abc import Callable
 from .. import urls
 from ..content.model import Catalogue, Paper, Tag, Venue
 from .lists import feed
-from .page import Page, PageGroup
+from .page import REDIRECT_TEMPLATE, Page, PageGroup
 
 
 def site_feed(catalogue: Catalogue, title: str) -> tuple[Page, ...]:
@@ -59,4 +59,4 @@ def alias_rules(catalogue: Catalogue) -> tuple[tuple[str, str], ...]:
 def sitemap_paths(groups: list[PageGroup]) -> tuple[str, ...]:
     """Every page a reader can land on: folder pages, not redirects."""
     return tuple(page.path for group in groups for page in group.pages
-                 if urls.is_folder(page.path) and page.template != "redirect.html")
+                 if urls.is_folder(page.path) and page.template != REDIRECT_TEMPLATE)
