@@ -130,11 +130,8 @@ def build_site(config: SiteConfig, report: Report, stages: Stages | None = None)
     try:
         result = _render_checked(builder, catalogue, staging, out_dir, report)
         (staging / MARKER).write_text("Built by build.py; replaced whole by the next build.\n")
-        with stages("search"):
-            if config.search and not index_site(staging):
-                report.warning(out_dir / INDEX_DIR, 0, "Pagefind wrote its index in a layout search.make_stable does"
-                               " not know, so two builds may differ in it (search works)",
-                               "update make_stable for this Pagefind")
+        if config.search:
+            _index(staging, out_dir, stages, report)
         with stages("swap"):
             swap_in(staging, out_dir)
     except BaseException:
@@ -146,6 +143,13 @@ def build_site(config: SiteConfig, report: Report, stages: Stages | None = None)
         record(config.ledger, result.published)
     return BuildResult(result.pages, len(catalogue.papers), time.perf_counter() - started, result.files,
                        result.redirects, dict(stages.seconds))
+
+
+def _index(staging: Path, out_dir: Path, stages: Stages, report: Report) -> None:
+    with stages("search"):
+        if not index_site(staging):
+            report.warning(out_dir / INDEX_DIR, 0, "Pagefind wrote its index in a layout search.make_stable does not "
+                           "know, so two builds may differ in it (search works)", "update make_stable for this Pagefind")
 
 
 def check_site(config: SiteConfig, report: Report) -> Catalogue:
