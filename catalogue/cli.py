@@ -149,7 +149,7 @@ def _build(args: argparse.Namespace, report) -> int:
     print(f"Built {result.pages} pages ({result.papers} papers; {result.files} files with feeds, "
           f"citations and images) into {_shown(config.out_dir)} in {result.seconds:.1f} s{warnings}.\n")
     print(summary_table({"pages": result.pages, "papers": result.papers, "redirects": result.redirects,
-                         "other files": result.files - result.pages}, result.stages or {}), end="")
+                         "other files": result.files - result.pages}, result.stages or {}, result.seconds), end="")
     return 0
 
 

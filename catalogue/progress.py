@@ -66,11 +66,12 @@ class Stages:
             self.stream.flush()
 
 
-def summary_table(counts: dict[str, int], seconds: dict[str, float]) -> str:
-    """What was built and where the time went, in two aligned tables."""
+def summary_table(counts: dict[str, int], seconds: dict[str, float], total: float | None = None) -> str:
+    """What was built and where the time went, in two aligned tables; `total` is the whole
+    build's time (the stages' sum, and what lies between them), else their sum."""
     rows = [("", "count"), *((name, str(value)) for name, value in counts.items()),
             ("stage", "seconds"), *((name, f"{seconds[name]:.2f}") for name in STAGES if name in seconds),
-            ("total", f"{sum(seconds.values()):.2f}")]
+            ("total", f"{sum(seconds.values()) if total is None else total:.2f}")]
     left = max(len(name) for name, _ in rows)
     right = max(len(value) for _, value in rows)
     lines = []

@@ -26,6 +26,8 @@ export async function findPapers(pagefind, root, query, options = {}, correct = 
   if (all.results.length >= FEW || terms.length === 0) {
     return { results: options.sort ? all.results : await byPhrase(all.results, q), query: q };
   }
+  // Few results, and a word that starts no word of the index: Pagefind's loose matches for a typo
+  // ("smaba" finds two unrelated papers) are worth less than the word it meant.
   if (correct) {
     const corrected = await spellingOf(root, terms);
     if (corrected) return { ...(await findPapers(pagefind, root, corrected, options, false)), corrected, original: q };
@@ -76,7 +78,9 @@ async function inOrder(pagefind, results, sort) {
 // The query with each word that starts no word of the index replaced by the nearest word (at
 // most one edit in a short word, two in a longer one), or null if nothing needs correcting.
 async function spellingOf(root, terms) {
-  words = words || fetch(`${root}pagefind/words.json`).then((response) => (response.ok ? response.json() : []));
+  words = words || fetch(`${root}pagefind/words.json`)
+    .then((response) => (response.ok ? response.json() : []))
+    .catch(() => []);  // offline: no corrections, and the search still answers
   const known = await words;
   let changed = false;
   const fixed = terms.map((term) => {

@@ -49,3 +49,14 @@ def test_a_missing_site_file_says_how_to_write_one(tmp_path):
     with pytest.raises(ContentError) as raised:
         read_site_settings(tmp_path, {})
     assert "url: https://" in raised.value.diagnostics[0].hint
+
+
+def test_a_site_file_that_is_not_text_or_holds_a_conflict_is_an_error_at_its_line(tmp_path):
+    (tmp_path / SITE_FILE).write_bytes(b"url: https://x.org/\ntitle: Caf\xe9\ndescription: D\n")
+    with pytest.raises(ContentError) as raised:
+        read_site_settings(tmp_path, {})
+    assert raised.value.diagnostics[0].line == 2
+    (tmp_path / SITE_FILE).write_text("<<<<<<< HEAD\nurl: https://x.org/\n=======\nurl: https://y.org/\n>>>>>>> b\n")
+    with pytest.raises(ContentError) as raised:
+        read_site_settings(tmp_path, {})
+    assert raised.value.diagnostics[0].line == 1 and "merge conflict" in raised.value.diagnostics[0].message

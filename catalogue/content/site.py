@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..files import read_text
 from ..report import ContentError, Report
 from . import yamltext
 from .model import URL_PATTERN
@@ -46,7 +47,7 @@ def _read(path: Path, report: Report) -> SiteSettings | None:
                      "create it with `url: https://…/`, `title:` and `description:` lines")
         return None
     try:
-        data, lines = yamltext.parse(path.read_text(encoding="utf-8"), path)
+        data, lines = yamltext.parse(read_text(path), path)
     except ContentError as error:
         report.extend(error.diagnostics)
         return None
