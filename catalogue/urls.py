@@ -43,7 +43,7 @@ def paper(slug: str) -> str:
 
 def paper_file(slug: str, name: str) -> str:
     """A file in a paper's folder: its citation, its preview image."""
-    return f"{PAPERS}{slug}/{name}"
+    return paper(slug) + name
 
 
 def tag(tag_id: str) -> str:
@@ -56,12 +56,12 @@ def venue(slug: str) -> str:
 
 def venue_file(slug: str, name: str) -> str:
     """A file in a venue's folder: `venues/icml-2024/papers.bib`."""
-    return f"{VENUES}{slug}/{name}"
+    return venue(slug) + name
 
 
 def tag_file(tag_id: str, name: str) -> str:
     """A file in a tag's folder: `tags/kv-cache/papers.ris`."""
-    return f"{TAGS}{tag_id}/{name}"
+    return tag(tag_id) + name
 
 
 def theme(theme_id: str) -> str:

@@ -36,8 +36,11 @@ export async function findPapers(pagefind, root, query, options = {}, correct = 
   let most = await mostWords(pagefind, terms, all.results, options);
   if (options.sort) most = await inOrder(pagefind, most, options.sort);
   const every = new Set(all.results.map((result) => result.id));
-  return { results: most, query: q, partial: most.length > every.size, every, needed: Math.ceil(terms.length / 2), words: terms.length };
+  return { results: most, query: q, partial: most.length > every.size, every, needed: wordsNeeded(terms), words: terms.length };
 }
+
+// How many of a query's words a paper must have to follow those that have every word.
+const wordsNeeded = (terms) => Math.ceil(terms.length / 2);
 
 // The first results with the whole query as a phrase in the title first, then anywhere.
 async function byPhrase(results, q) {
@@ -61,7 +64,7 @@ async function mostWords(pagefind, terms, every, options) {
     entry.score += result.score;
     merged.set(result.id, entry);
   }));
-  const needed = Math.ceil(terms.length / 2);  // keep in step with findPapers
+  const needed = wordsNeeded(terms);
   const rest = [...merged.values()]
     .filter((entry) => !seen.has(entry.result.id) && entry.words >= needed)
     .sort((a, b) => b.words - a.words || b.score - a.score);

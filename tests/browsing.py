@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from siteserver import SiteServer
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
@@ -20,3 +21,11 @@ def require_chromium():
             raise RuntimeError("CI must run the browser tests: install Debian's chromium (see .ci/run)")
         pytest.skip("no /usr/bin/chromium here (apt-get install chromium)", allow_module_level=True)
     return pytest.importorskip("playwright.sync_api").sync_playwright
+
+
+@pytest.fixture(scope="module")
+def site(real_site):
+    """The session's one build of the real catalogue (conftest), served: only read here."""
+    server = SiteServer(real_site)
+    yield server
+    server.stop()

@@ -11,19 +11,12 @@ from pathlib import Path
 import jsonschema
 import pytest
 import rispy
-from browsing import ARGS, CHROMIUM, require_chromium
-from siteserver import SiteServer
+from browsing import ARGS, CHROMIUM, require_chromium, site  # noqa: F401 -- the served catalogue
 
 SCHEMA = json.loads((Path(__file__).parent / "schemas/csl-data.json").read_text(encoding="utf-8"))
 
 sync_playwright = require_chromium()
 
-
-@pytest.fixture(scope="module")
-def site(real_site):
-    server = SiteServer(real_site)
-    yield server
-    server.stop()
 
 
 @pytest.fixture(scope="module")

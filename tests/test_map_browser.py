@@ -8,19 +8,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from browsing import ARGS, CHROMIUM, require_chromium
-from siteserver import SiteServer
+from browsing import ARGS, CHROMIUM, require_chromium, site  # noqa: F401 -- the served catalogue
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True}
 
 sync_playwright = require_chromium()
 
-
-@pytest.fixture(scope="module")
-def site(real_site):
-    server = SiteServer(real_site)
-    yield server
-    server.stop()
 
 
 @pytest.fixture(scope="module")

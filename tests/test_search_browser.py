@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from browsing import ARGS, CHROMIUM, require_chromium
+from browsing import ARGS, CHROMIUM, require_chromium, site  # noqa: F401 -- the served catalogue
 from siteserver import SiteServer
 
 from catalogue.config import PROJECT_ROOT, SiteConfig
@@ -19,13 +19,6 @@ from catalogue.report import Report
 
 sync_playwright = require_chromium()
 
-
-@pytest.fixture(scope="module")
-def site(real_site):
-    """The session's one build of the real catalogue (conftest), served: only read here."""
-    server = SiteServer(real_site)
-    yield server
-    server.stop()
 
 
 @pytest.fixture(scope="module")

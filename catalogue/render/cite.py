@@ -81,8 +81,9 @@ def bibtex(paper: Paper) -> str:
     return f"@inproceedings{{{cite_key(paper)},\n{body}\n}}\n"
 
 
-def bibtex_file(papers: tuple[Paper, ...], entry: Callable[[Paper], str] = bibtex) -> str:
-    """Every entry, in the order given (`entry`: the renderer's remembered `bibtex`)."""
+def entries_file(papers: tuple[Paper, ...], entry: Callable[[Paper], str] = bibtex) -> str:
+    """Every paper's entry, in the order given, one after another, as BibTeX and RIS files hold
+    them (`entry`: the renderer's remembered `bibtex` or `ris`)."""
     return "\n".join(entry(paper) for paper in papers)
 
 

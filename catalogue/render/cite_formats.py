@@ -14,10 +14,10 @@ from ..text import plain_text
 from .cite import (
     Name,
     bibtex,
-    bibtex_file,
     booktitle,
     cite_key,
     conference,
+    entries_file,
     paper_url,
     split_name,
 )
@@ -38,10 +38,6 @@ def ris(paper: Paper, keywords: tuple[str, ...] = ()) -> str:
     lines += [("KW", keyword) for keyword in keywords]
     lines += [("N1", f"arXiv: {paper.arxiv}" if paper.arxiv else ""), ("N1", f"Code: {paper.code}" if paper.code else "")]
     return "".join(f"{tag}  - {' '.join(value.split())}\n" for tag, value in lines if value) + "ER  - \n"
-
-
-def ris_file(papers: tuple[Paper, ...], entry: Callable[[Paper], str]) -> str:
-    return "\n".join(entry(paper) for paper in papers)
 
 
 def csl_item(paper: Paper, keywords: tuple[str, ...] = ()) -> dict:
@@ -103,8 +99,8 @@ class Citations:
 
     def template_globals(self) -> dict[str, Callable]:
         """What templates call: `bibtex(paper)`, `ris_file(papers)`, `reference(paper)`, …"""
-        return {"bibtex": self.bibtex, "bibtex_file": lambda papers: bibtex_file(papers, self.bibtex),
-                "ris": self.ris, "ris_file": lambda papers: ris_file(papers, self.ris),
+        return {"bibtex": self.bibtex, "bibtex_file": lambda papers: entries_file(papers, self.bibtex),
+                "ris": self.ris, "ris_file": lambda papers: entries_file(papers, self.ris),
                 "csl_json": lambda paper: csl_json_file((paper,), self.csl),
                 "csl_json_file": lambda papers: csl_json_file(papers, self.csl),
                 "reference": self.reference, "reference_style": REFERENCE_STYLE, "conference": conference}
