@@ -92,6 +92,9 @@ def _build_options(parser: argparse.ArgumentParser, inherit: bool = False) -> No
                              "drawing of 10,000 takes minutes)")
     parser.add_argument("--no-index", action="store_true", default=default(False),
                         help="ask search engines not to index the site (deploy previews)")
+    parser.add_argument("--fresh", action="store_true", default=default(False),
+                        help="build from scratch, ignoring what the last build left in .cache/ "
+                             "(the output is the same either way)")
     parser.add_argument("--watch", action="store_true", default=default(False),
                         help="serve the site, rebuild what each edit touches and reload the "
                              "browser; drafts are shown")
@@ -144,12 +147,13 @@ def _config(args: argparse.Namespace, default_out: Path) -> SiteConfig:
 
 def _build(args: argparse.Namespace, report) -> int:
     config = _config(args, OUT_DIR)
-    result = build_site(config, report, Stages(sys.stderr))
+    result = build_site(config, report, Stages(sys.stderr), cached=not args.fresh)
     warnings = f", {len(report.warnings)} warning(s)" if report.warnings else ""
     print(f"Built {result.pages} pages ({result.papers} papers; {result.files} files with feeds, "
           f"citations and images) into {_shown(config.out_dir)} in {result.seconds:.1f} s{warnings}.\n")
     print(summary_table({"pages": result.pages, "papers": result.papers, "redirects": result.redirects,
-                         "other files": result.files - result.pages}, result.stages or {}, result.seconds), end="")
+                         "other files": result.files - result.pages,
+                         "rendered now": result.rendered}, result.stages or {}, result.seconds), end="")
     return 0
 
 

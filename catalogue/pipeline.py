@@ -15,8 +15,9 @@ from .content.loader import ContentLoader
 from .content.model import Catalogue
 from .content.redirects import REDIRECTS_FILE
 from .ledger import LedgerFile, record
-from .output.links import check_links, explain, written_by_curators
-from .output.search import INDEX_DIR, index_site
+from .output import cache
+from .output.links import LinkMemory, check_links, explain, written_by_curators
+from .output.search import INDEX_DIR, index_inputs, index_site, search_files, shards_of
 from .output.static import fingerprint_assets, sync_static, write_assets
 from .output.swap import MARKER, claim_output_dir, staging_dir, swap_in
 from .output.writer import SiteWriter
@@ -54,6 +55,7 @@ class BuildResult:
     files: int = 0
     redirects: int = 0
     stages: dict[str, float] | None = None  # seconds per stage
+    rendered: int = 0  # files rendered by this build; the others were the last build's (see `output.cache`)
 
 
 class Builder:
@@ -76,8 +78,20 @@ class Builder:
         self.writer = SiteWriter(self.renderer)
         self.similarity_later = similarity_later
         self.similarity_inline_limit = SIMILARITY_INLINE_LIMIT
+        self.links = LinkMemory()
         self.catalogue: Catalogue | None = None  # the last one loaded
         self.drafts: frozenset[str] = frozenset()  # the last plan's files made only for drafts
+
+    def parts(self) -> dict:
+        """What the next build can start from (see `output.cache`)."""
+        return {"loader": self.loader, "similarity": self.similarity, "planner": self.planner,
+                "plan_check": self.plan_check, "links": self.links, "writer": self.writer.memory()}
+
+    def adopt(self, parts: dict, kept: set[str]) -> None:
+        """Start from a last build's parts, whose output files `kept` are in the new output."""
+        self.loader, self.similarity, self.planner = parts["loader"], parts["similarity"], parts["planner"]
+        self.plan_check, self.links = parts["plan_check"], parts["links"]
+        self.writer.adopt(parts["writer"], kept)
 
     def load(self, report: Report, changed: set[Path] | None = None) -> Catalogue:
         """Load `content/`; `changed` names the files that may have changed (None: all)."""
@@ -88,8 +102,10 @@ class Builder:
         """Bring `out_dir` up to date in place; raises ContentError, leaving it as it was."""
         return self.render(self.load(report, changed), out_dir, report)
 
-    def render(self, catalogue: Catalogue, out_dir: Path, report: Report) -> RenderResult:
-        """Plan the pages, check the plan, then render and write what changed."""
+    def render(self, catalogue: Catalogue, out_dir: Path, report: Report,
+               streaming: bool | None = None) -> RenderResult:
+        """Plan the pages, check the plan, then render and write what changed (`streaming`:
+        into a folder no one reads yet; see `SiteWriter.write`)."""
         later = self.similarity_later and len(catalogue.papers) > self.similarity_inline_limit
         with self.stages("relate"):
             similarity = self.similarity.latest if later else self.similarity.current(catalogue)
@@ -103,7 +119,7 @@ class Builder:
             templates = {page.template for group in groups for page in group.pages}
             self.renderer.prepare(navigation(counts(catalogue)), catalogue.taxonomy, templates,
                                   {name: path for name, (path, _) in assets.items()})
-            written = self.writer.write(groups, out_dir)
+            written = self.writer.write(groups, out_dir, streaming)
             removed = self.writer.remove_vanished(groups, plan.files, out_dir)
             write_assets(assets, out_dir)
             sync_static(self.config.static_dir, out_dir)
@@ -113,43 +129,70 @@ class Builder:
                             redirects)
 
 
-def build_site(config: SiteConfig, report: Report, stages: Stages | None = None) -> BuildResult:
+def build_site(config: SiteConfig, report: Report, stages: Stages | None = None,
+               cached: bool = True) -> BuildResult:
     """Build into a staging folder beside the output; replace the output only on success.
-    `stages` times each stage (and shows them as they run, for a large catalogue).
+    `stages` times each stage (and shows them as they run, for a large catalogue). With
+    `cached`, start from what the last build left in `config.cache_dir` (see `output.cache`)
+    and leave this one's there.
 
     Raises ContentError before anything is swapped in if `content/` is invalid.
     """
     started = time.perf_counter()
     stages = stages or Stages()
     builder = Builder(config, stages=stages)
-    with stages("load"):
-        catalogue = builder.load(report)
-    stages.show_for(len(catalogue.papers))
     out_dir = claim_output_dir(config)
     staging = staging_dir(out_dir)
     try:
-        result = _render_checked(builder, catalogue, staging, out_dir, report)
+        with stages("restore"):
+            remembered = _restore(builder, out_dir, staging) if cached else None
+        with stages("load"):
+            catalogue = builder.load(report)
+        stages.show_for(len(catalogue.papers))
+        result = _render_checked(builder, catalogue, staging, out_dir, report, streaming=True)
         (staging / MARKER).write_text("Built by build.py; replaced whole by the next build.\n")
-        if config.search:
-            _index(staging, out_dir, stages, report)
+        searched = _index(staging, out_dir, stages, report, remembered, catalogue) if config.search else {}
+        files = cache.output_files(staging, set(builder.writer.files) | set(search_files(staging)))
         with stages("swap"):
             swap_in(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
-        raise
-    finally:
         stages.finish()
+        raise
     if config.ledger and not config.drafts:
         record(config.ledger, result.published)
+    with stages("save"):
+        if cached:
+            cache.remember(config.cache_dir, cache.Remembered(cache.identity(config), builder.parts(), files, searched))
+    stages.finish()
     return BuildResult(result.pages, len(catalogue.papers), time.perf_counter() - started, result.files,
-                       result.redirects, dict(stages.seconds))
+                       result.redirects, dict(stages.seconds), len(result.written))
 
 
-def _index(staging: Path, out_dir: Path, stages: Stages, report: Report) -> None:
+def _restore(builder: Builder, out_dir: Path, staging: Path) -> cache.Remembered | None:
+    """Start from the last build's memory and its unchanged output files, if it left any."""
+    remembered = cache.restore(builder.config.cache_dir, builder.config)
+    if remembered is not None:
+        kept = cache.seed(out_dir, staging, remembered.files)
+        builder.adopt(remembered.parts, kept)
+        remembered.search = {folder: inputs for folder, inputs in remembered.search.items()
+                             if all(f in kept for f in remembered.files if f.startswith(f"{folder}/"))}
+    return remembered
+
+
+def _index(staging: Path, out_dir: Path, stages: Stages, report: Report, remembered: cache.Remembered | None,
+           catalogue: Catalogue) -> dict[str, str]:
+    """Index the staged site, unless the last index, linked in, was made from the same pages.
+    Returns what the index was made from."""
     with stages("search"):
-        if not index_site(staging):
+        inputs = index_inputs(staging)
+        if remembered and remembered.search.get(INDEX_DIR) == inputs:
+            return {INDEX_DIR: inputs}
+        in_title_order = [paper.slug for paper in sorted(catalogue.papers, key=lambda paper: paper.sort_key)]
+        if not index_site(staging, shards=shards_of(in_title_order)):
             report.warning(out_dir / INDEX_DIR, 0, "Pagefind wrote its index in a layout search.make_stable does not "
                            "know, so two builds may differ in it (search works)", "update make_stable for this Pagefind")
+    return {INDEX_DIR: inputs}
 
 
 def check_site(config: SiteConfig, report: Report) -> Catalogue:
@@ -166,19 +209,19 @@ def check_site(config: SiteConfig, report: Report) -> Catalogue:
 
 
 def _render_checked(builder: Builder, catalogue: Catalogue, staging: Path, out_dir: Path,
-                    report: Report) -> RenderResult:
+                    report: Report, streaming: bool | None = None) -> RenderResult:
     """Render (which checks the plan: duplicate pages, the ledger), then check every link."""
-    result = builder.render(catalogue, staging, report)
+    result = builder.render(catalogue, staging, report, streaming)
     with builder.stages("links"):
-        _check_links(builder.config, catalogue, staging, out_dir, result.drafts)
+        _check_links(builder.config, catalogue, staging, out_dir, result.drafts, builder.links)
     return result
 
 
 def _check_links(config: SiteConfig, catalogue: Catalogue, staging: Path, out_dir: Path,
-                 drafts: frozenset[str]) -> None:
+                 drafts: frozenset[str], memory: LinkMemory | None = None) -> None:
     """Fail on a link or #anchor that leads nowhere, naming the paper file and line that writes
     it, or else the page (as it will be in `out_dir`); list the external links, never fetched."""
-    links = check_links(staging, config.base_url, left_out=config.leaves_out, drafts=drafts)
+    links = check_links(staging, config.base_url, left_out=config.leaves_out, drafts=drafts, memory=memory)
     broken = written_by_curators(links.broken, catalogue)
     if broken:
         raise ContentError([explain(each, catalogue, out_dir) for each in broken])

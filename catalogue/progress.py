@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from typing import TextIO
 
 SHOWN_FROM_PAPERS = 1000  # about four seconds of building on a 2-core machine
-STAGES = ("load", "relate", "plan", "render", "links", "search", "swap")
+STAGES = ("restore", "load", "relate", "plan", "render", "links", "search", "swap", "save")
 BAR_WIDTH = 24
 
 

@@ -41,7 +41,7 @@ def test_on_a_terminal_the_stages_run_on_one_line_with_a_bar_cleared_at_the_end(
     stages = Stages(terminal)
     stages.show_for(SHOWN_FROM_PAPERS)
     with stages("render"):
-        assert terminal.getvalue().endswith("\r\x1b[2K[" + "#" * 10 + "." * 14 + "] 4/7 render…")
+        assert terminal.getvalue().endswith("\r\x1b[2K[" + "#" * 10 + "." * 14 + "] 5/9 render…")
     stages.finish()
     assert terminal.getvalue().endswith("\r\x1b[2K") and "\n" not in terminal.getvalue()
 
@@ -60,6 +60,10 @@ def test_the_cli_shows_the_stages_of_a_large_build_and_ends_with_the_table(tmp_p
                     "--no-images", "--no-search")
     assert done.returncode == 0, done.stderr[-2000:]
     shown = [line.split(":")[0] for line in done.stderr.splitlines()]
-    assert shown == ["load", "relate", "plan", "render", "links", "swap"]  # no search asked for
+    assert shown == ["restore", "load", "relate", "plan", "render", "links", "swap", "save"]  # no search asked for
     assert re.search(r"^  papers +\| +1000$", done.stdout, re.M)
     assert re.search(r"^  total +\| +\d+\.\d\d$", done.stdout, re.M)
+    assert not re.search(r"^  rendered now +\| +0$", done.stdout, re.M)
+    again = build_py(code, "--content", str(tmp_path / "content"), "--out", str(tmp_path / "site"),
+                     "--no-images", "--no-search")
+    assert re.search(r"^  rendered now +\| +0$", again.stdout, re.M), again.stdout  # all from .cache/

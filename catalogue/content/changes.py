@@ -1,6 +1,7 @@
 """The incremental contract: what changed in the catalogue since a revision a stage last saw.
 
-Every catalogue the content stage makes has a `revision`, unique within the process. A
+Every catalogue the content stage makes has a `revision`, unique across processes (the stages
+are kept in `.cache/` and restored by the next build, see `output.cache`). A
 catalogue updated from another (after a save in watch mode) also carries the `Changes` that
 made it from its predecessor: which papers were added, removed or edited. A later stage
 (planning, related papers, the similarity cache) remembers the revision it last worked from and
@@ -19,6 +20,7 @@ not content: the renderer keys pages by the sources of their templates (see `ren
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -26,11 +28,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .model import Paper
 
-_revisions = itertools.count(1)
+_revisions = itertools.count(int.from_bytes(os.urandom(7), "big") << 8)  # no process starts where another did
 
 
 def next_revision() -> int:
-    """A revision number no catalogue in this process has had."""
+    """A revision number no catalogue has had."""
     return next(_revisions)
 
 

@@ -95,6 +95,9 @@ class Listing:
     def _hash(self) -> int:
         return hash((self.slug, self.title, self.venue, self.authors, self.tags, self.draft))
 
+    def __getstate__(self) -> dict:  # a string's hash differs in every process: never keep one
+        return {name: value for name, value in self.__dict__.items() if name != "_hash"}
+
 
 def _front_matter(kind: type, required: bool = False) -> dict[str, object]:
     """A field written in a paper file's front matter, as YAML of this `kind`."""

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 from urllib.parse import unquote, urlsplit
 
 from .. import urls
@@ -46,6 +46,56 @@ class LinkReport:
     checked: int = 0
 
 
+class LinkMemory:
+    """Each page's links and ids as last read, by the file's size, time and inode: a build that
+    starts from the last output (see `cache`) reads again only the pages it wrote."""
+
+    def __init__(self) -> None:
+        self._links: dict[str, tuple[tuple, tuple[bytes, ...]]] = {}
+        self._ids: dict[str, tuple[tuple, frozenset[str]]] = {}
+        self._shared: dict[bytes, bytes] = {}
+
+    def links(self, site: Path, page: str) -> tuple[bytes, ...] | None:
+        """The page's raw link values; None if it is gone."""
+        return self._read(self._links, site, page, self._links_in)
+
+    def ids(self, site: Path, page: str) -> frozenset[str]:
+        return self._read(self._ids, site, page, _ids_in) or frozenset()
+
+    @staticmethod
+    def _read(known: dict, site: Path, page: str, parse: Callable[[bytes], Any]) -> Any:
+        try:
+            stat = os.stat(site / page)
+        except OSError:  # removed since it was listed: nothing left to check
+            known.pop(page, None)
+            return None
+        signature = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+        seen = known.get(page)
+        if seen is None or seen[0] != signature:
+            try:
+                seen = known[page] = (signature, parse((site / page).read_bytes()))
+            except FileNotFoundError:
+                return None
+        return seen[1]
+
+    def _links_in(self, html: bytes) -> tuple[bytes, ...]:
+        """Each link value held once however many pages have it (the navigation's, on all)."""
+        shared = self._shared
+        values = dict.fromkeys(v for attribute in _LINK_ATTRIBUTES for v in _values(html, attribute))
+        return tuple(shared.setdefault(value, value) for value in values)
+
+    def __getstate__(self) -> dict:
+        return {"_links": self._links, "_ids": self._ids}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__()
+        self.__dict__.update(state)
+
+
+def _ids_in(html: bytes) -> frozenset[str]:
+    return frozenset(value.decode("utf-8") for value in _values(html, b' id="'))
+
+
 class _OnDisk:
     """The site's files, looked up one at a time: checking a few pages needs no listing of all."""
 
@@ -71,19 +121,21 @@ class _OrLeftOut:
 
 
 def check_links(site: Path, base_url: str, pages: Iterable[str] | None = None,
-                left_out: Callable[[str], bool] | None = None, drafts: Container[str] = frozenset()) -> LinkReport:
+                left_out: Callable[[str], bool] | None = None, drafts: Container[str] = frozenset(),
+                memory: LinkMemory | None = None) -> LinkReport:
     """Look at every HTML page under `site` (Pagefind's folder aside), or only at `pages` (files
     relative to `site`); a link may lead to a file `left_out` names, unwritten, and only a
     draft's own page may lead to a file in `drafts` (a preview shows drafts, a published build
     does not). Pages are read one at a time; a page's ids are read only if some link points at
-    one of them."""
+    one of them. `memory` keeps what was read for the next check."""
     files: Container[str]
     if pages is None:
         files = set(_all_files(site))
         pages = (f for f in files if f.endswith(".html") and not f.startswith("pagefind/"))
     else:
         files = _OnDisk(site)
-    checker = _Checker(site, base_url, _OrLeftOut(files, left_out) if left_out else files, drafts)
+    checker = _Checker(site, base_url, _OrLeftOut(files, left_out) if left_out else files, drafts,
+                       memory or LinkMemory())
     for page in sorted(p for p in pages if p.endswith(".html")):
         checker.check(page)
     checker.check_anchors()
@@ -93,20 +145,18 @@ def check_links(site: Path, base_url: str, pages: Iterable[str] | None = None,
 class _Checker:
     """One run of the link check: the links seen so far, and the anchors still to look up."""
 
-    def __init__(self, site: Path, base_url: str, files: Container[str], drafts: Container[str]):
-        self.site, self.base_url, self.files, self.drafts = site, base_url, files, drafts
+    def __init__(self, site: Path, base_url: str, files: Container[str], drafts: Container[str],
+                 memory: LinkMemory):
+        self.site, self.base_url, self.files, self.drafts, self.memory = site, base_url, files, drafts, memory
         self.base_path = urlsplit(base_url).path or "/"
         self.report = LinkReport()
         self.anchors: dict[str, list[tuple[str, str, str]]] = {}  # target page → (fragment, page, link)
         self.absolute: dict[bytes, tuple[str, str | None, str, bool]] = {}  # the same from every page
 
     def check(self, page: str) -> None:
-        try:
-            html = (self.site / page).read_bytes()
-        except FileNotFoundError:  # removed since it was listed: no links left to check
-            return
+        links = self.memory.links(self.site, page)
         folder = page.rpartition("/")[0]
-        for raw in dict.fromkeys(v for attribute in _LINK_ATTRIBUTES for v in _values(html, attribute)):
+        for raw in links or ():
             link, file, fragment, internal = self._resolved(raw, page, folder)
             if not internal:
                 self.report.external.add(link)
@@ -130,7 +180,7 @@ class _Checker:
 
     def check_anchors(self) -> None:
         for file, wanted in self.anchors.items():
-            ids = _ids(self.site / file)
+            ids = self.memory.ids(self.site, file)
             self.report.broken += [Broken(page, link, f"leads to no #{fragment} on that page")
                                    for fragment, page, link in wanted if fragment not in ids]
 
@@ -140,13 +190,6 @@ def _all_files(site: Path) -> Iterable[str]:
     for folder, _, names in os.walk(site):
         relative = Path(folder).relative_to(site).as_posix()
         yield from (name if relative == "." else f"{relative}/{name}" for name in names)
-
-
-def _ids(page: Path) -> set[str]:
-    try:
-        return {value.decode("utf-8") for value in _values(page.read_bytes(), b' id="')}
-    except FileNotFoundError:  # removed while a watch-mode check ran: that check is dropped
-        return set()
 
 
 def written_by_curators(broken: list[Broken], catalogue: Catalogue | None) -> list[Broken]:

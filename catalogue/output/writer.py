@@ -40,15 +40,31 @@ class SiteWriter:
         self._pending: dict[str, _Seen] = {}  # groups written by the current call
 
     @property
+    def files(self) -> dict[str, tuple]:
+        """Every file written, with what it was rendered from."""
+        return self._written
+
+    @property
     def first_build(self) -> bool:
         return not self._written
 
-    def write(self, groups: list[PageGroup], out_dir: Path) -> list[str]:
-        """Render and write what changed; return the files written. A first build writes as it
-        goes, to keep memory flat; a rebuild renders everything before it writes anything, so
-        a template that fails leaves `out_dir` as it was."""
+    def memory(self) -> tuple[dict, dict]:
+        """What the writer knows of the files it wrote, for the next build (see `adopt`)."""
+        return self._written, self._seen
+
+    def adopt(self, memory: tuple[dict, dict], kept: set[str]) -> None:
+        """Take a last build's memory, for the files of it that are `kept` in the output."""
+        written, seen = memory
+        self._written = {file: key for file, key in written.items() if file in kept}
+        self._seen = seen if len(self._written) == len(written) else {}  # else every group is looked at
+
+    def write(self, groups: list[PageGroup], out_dir: Path, streaming: bool | None = None) -> list[str]:
+        """Render and write what changed; return the files written. A first build, or one into
+        a folder no one reads yet (`streaming`), writes as it goes, to keep memory flat; a
+        rebuild renders everything before it writes anything, so a template that fails leaves
+        `out_dir` as it was."""
         self._pending = {}
-        streaming = self.first_build
+        streaming = self.first_build if streaming is None else streaming
         if streaming and can_fork(groups):
             done = write_on_two_processes(self, groups, out_dir)
         else:

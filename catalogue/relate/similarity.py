@@ -320,6 +320,12 @@ class SimilarityCache:
         self._matched: int | None = None  # the revision of the last catalogue known to have that text
         self._result = NOTHING
 
+    def __getstate__(self) -> dict:  # kept in .cache/ between builds, without the lock
+        return {name: value for name, value in self.__dict__.items() if name != "_lock"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state, _lock=threading.Lock())
+
     @staticmethod
     def signature(catalogue: Catalogue) -> tuple[Text, ...]:
         return tuple(texts(catalogue))

@@ -1,0 +1,124 @@
+"""What a build remembers in `.cache/` for the next one: the builder's parts (files read and
+checked, related papers, the plan, what each output file was rendered from) and the output
+files as they were left. The next `python build.py` restores them, starts its staging folder
+from the unchanged files of the last output (hard links: no bytes copied) and then does what
+watch mode does on an edit: re-read the files that changed and render the pages whose inputs
+moved. The result is the same bytes as a clean build (tested).
+
+Everything is thrown away when the code, the Python or a library that shapes the output
+changes, or the build's settings do: `identity` names all of them. A file of the last output
+whose size or time differs from what the build left (someone edited `site/`) is rendered again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import os
+import pickle
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..config import SiteConfig
+from ..files import write_atomic
+
+STATE_FILE = "build-state.pickle"
+PACKAGE = Path(__file__).resolve().parent.parent
+LIBRARIES = ("jinja2", "markdown", "markupsafe", "latex2mathml", "python-frontmatter", "pyyaml", "numpy",
+             "scipy", "pillow", "pagefind")
+FORMAT = 1  # of the state file; raise it when `Remembered` changes shape
+
+
+@dataclass
+class Remembered:
+    """One build's memory. `files` is every output file as the build left it, (size, mtime in
+    ns); `search` each search index folder's inputs, as `search.index_inputs` fingerprints them."""
+
+    identity: tuple
+    parts: dict[str, Any]
+    files: dict[str, tuple[int, int]] = field(default_factory=dict)
+    search: dict[str, str] = field(default_factory=dict)
+
+
+def identity(config: SiteConfig) -> tuple:
+    """What a remembered build must share with this one to be of any use."""
+    return (FORMAT, code_version(), config)
+
+
+def code_version() -> str:
+    """The package's own code, the Python running it and the libraries that shape the output."""
+    digest = hashlib.sha256(sys.version.encode())
+    for path in sorted(PACKAGE.rglob("*")):
+        if path.suffix in (".py", ".js") and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
+    for name in LIBRARIES:
+        try:
+            digest.update(f"{name}={importlib.metadata.version(name)}".encode())
+        except importlib.metadata.PackageNotFoundError:
+            digest.update(f"{name}=none".encode())
+    return digest.hexdigest()
+
+
+def restore(cache_dir: Path | None, config: SiteConfig) -> Remembered | None:
+    """The last build's memory, if there is one for this code and these settings."""
+    if cache_dir is None:
+        return None
+    try:
+        with (cache_dir / STATE_FILE).open("rb") as stream:
+            if pickle.load(stream) != identity(config):  # read first: a stale state is never unpickled
+                return None
+            remembered = pickle.load(stream)
+    except Exception:  # none yet, one from an older version, or one cut short: a clean build will do
+        return None
+    return remembered if isinstance(remembered, Remembered) else None
+
+
+def remember(cache_dir: Path | None, remembered: Remembered) -> None:
+    if cache_dir is not None:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        data = b"".join(pickle.dumps(part, protocol=pickle.HIGHEST_PROTOCOL) for part in (remembered.identity, remembered))
+        write_atomic(cache_dir / STATE_FILE, data)
+
+
+def forget(cache_dir: Path | None) -> None:
+    if cache_dir is not None:
+        (cache_dir / STATE_FILE).unlink(missing_ok=True)
+
+
+def output_files(site: Path, files: set[str]) -> dict[str, tuple[int, int]]:
+    """The size and time of each of `files` in `site`, as this build leaves them."""
+    found = {}
+    for file in files:
+        try:
+            stat = (site / file).stat()
+        except OSError:
+            continue
+        found[file] = (stat.st_size, stat.st_mtime_ns)
+    return found
+
+
+def seed(out_dir: Path, staging: Path, files: dict[str, tuple[int, int]]) -> set[str]:
+    """Link each file of the last output that is as that build left it into `staging`; return
+    those linked. Every later write replaces a file (a rename), so the last output stays whole."""
+    linked, folders = set(), set()
+    for file, (size, mtime) in files.items():
+        source = out_dir / file
+        try:
+            stat = source.stat()
+        except OSError:
+            continue
+        if (stat.st_size, stat.st_mtime_ns) != (size, mtime):
+            continue
+        target = staging / file
+        if target.parent not in folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            folders.add(target.parent)
+        try:
+            os.link(source, target)
+        except OSError:  # another file system, or one without hard links
+            shutil.copy2(source, target)
+        linked.add(file)
+    return linked

@@ -1,0 +1,185 @@
+"""A build starts from what the last one left in .cache/ and renders only what changed, and its
+output is the same bytes as a clean build's: after every kind of edit, after a template, static
+file or code change, after a hand-edited output file, a damaged cache or a failed build."""
+
+from __future__ import annotations
+
+import os
+import pickle
+from pathlib import Path
+
+import pytest
+from conftest import Scratch, paper
+from helpers import differences, tree
+
+from catalogue.output import cache
+from catalogue.pipeline import build_site
+from catalogue.report import ContentError, Report
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+
+def clean_build(project: Scratch, **config) -> dict[str, bytes]:
+    """The project built from scratch into a folder of its own, as bytes by file."""
+    out = project.root / "clean"
+    build_site(project.config(out_dir=out, cache_dir=project.root / ".clean-cache", **config), Report(),
+               cached=False)
+    return tree(out)
+
+
+def assert_same_as_clean(project: Scratch, **config) -> None:
+    problems = differences(clean_build(project, **config), tree(project.site), ("clean", "cached"))
+    assert problems == "", problems
+
+
+@pytest.fixture
+def built(small_site: Scratch) -> Scratch:
+    """The small site built once without search, leaving its state in .cache/."""
+    result = build_site(small_site.config(search=False), Report())
+    assert result.rendered == result.files  # nothing to start from: everything rendered
+    assert (small_site.root / ".cache" / cache.STATE_FILE).is_file()
+    return small_site
+
+
+def test_a_second_build_with_nothing_changed_renders_nothing_and_keeps_every_file(built):
+    before = {path: path.stat() for path in built.site.rglob("*") if path.is_file()}
+    result = build_site(built.config(search=False), Report())
+    assert result.rendered == 0
+    assert result.files > 30
+    after = {path: path.stat() for path in built.site.rglob("*") if path.is_file()}
+    assert after.keys() == before.keys()
+    pages = [path for path in before if path.suffix == ".html"]
+    assert pages and all(after[p].st_ino == before[p].st_ino for p in pages)  # linked, not written
+    assert_same_as_clean(built, search=False)
+
+
+EDITS = {
+    "abstract": ("content/papers/samba.md", "We present **Samba**", "We introduce **Samba**"),
+    "title": ("content/papers/rocketkv.md", "RocketKV: Two-Stage", "RocketKV: A Two-Stage"),
+    "tags": ("content/papers/icv.md", "[in-context-learning, kv-cache]", "[in-context-learning, sparse-attention]"),
+    "venue": ("content/papers/icv.md", "venue: ICML 2024", "venue: ICML 2025"),
+    "tag label": ("content/taxonomy.yaml", "label: KV cache", "label: Key-value cache"),
+    "venue title": ("content/venues.yaml", "title: International Conference on Learning Representations",
+                    "title: The International Conference on Learning Representations"),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_after_an_edit_the_output_is_a_clean_builds(built, edit):
+    file, old, new = EDITS[edit]
+    path = built.root / file
+    assert old in path.read_text(encoding="utf-8")
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    result = build_site(built.config(search=False), Report())
+    assert 0 < result.rendered
+    assert_same_as_clean(built, search=False)
+
+
+def test_a_paper_added_and_one_removed(built):
+    (built.content / "papers/rocketkv.md").unlink()
+    built.write("content/papers/longrope.md", paper("longrope", "LongRoPE: Extending Context", "ICLR 2025",
+                                                    body="We extend RoPE with the KV cache in mind."))
+    build_site(built.config(search=False), Report())
+    assert not (built.site / "papers/rocketkv/index.html").exists()
+    assert (built.site / "papers/longrope/index.html").is_file()
+    assert_same_as_clean(built, search=False)
+
+
+def test_a_template_change_renders_the_pages_that_use_it_again(built, tmp_path):
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    for source in TEMPLATES.iterdir():
+        (templates / source.name).write_bytes(source.read_bytes())
+    first = build_site(built.config(search=False, templates_dir=templates), Report())
+    paper_template = templates / "paper.html"
+    paper_template.write_text(paper_template.read_text(encoding="utf-8").replace(
+        "{% block content %}", "{% block content %}<!-- changed -->", 1), encoding="utf-8")
+    result = build_site(built.config(search=False, templates_dir=templates), Report())
+    assert 0 < result.rendered < first.files  # the paper pages, not the lists
+    assert b"<!-- changed -->" in (built.site / "papers/samba/index.html").read_bytes()
+    assert b"<!-- changed -->" not in (built.site / "index.html").read_bytes()
+    assert_same_as_clean(built, search=False, templates_dir=templates)
+
+
+def test_a_static_file_change_reaches_every_page(built, tmp_path):
+    static = tmp_path / "static"
+    static.mkdir()
+    for source in (TEMPLATES.parent / "static").iterdir():
+        if source.is_file():
+            (static / source.name).write_bytes(source.read_bytes())
+    build_site(built.config(search=False, static_dir=static), Report())
+    (static / "style.css").write_text((static / "style.css").read_text(encoding="utf-8") + "\n/* changed */\n",
+                                      encoding="utf-8")
+    build_site(built.config(search=False, static_dir=static), Report())
+    assert_same_as_clean(built, search=False, static_dir=static)
+
+
+def test_other_code_starts_from_scratch(built, monkeypatch):
+    monkeypatch.setattr(cache, "code_version", lambda: "another version of the package")
+    result = build_site(built.config(search=False), Report())
+    assert result.rendered == result.files
+
+
+def test_an_output_file_edited_by_hand_is_rendered_again(built):
+    page = built.site / "papers/samba/index.html"
+    page.write_bytes(page.read_bytes().replace(b"Samba", b"Tampered"))
+    result = build_site(built.config(search=False), Report())
+    assert result.rendered == 1
+    assert b"Tampered" not in page.read_bytes()
+    assert_same_as_clean(built, search=False)
+
+
+def test_an_output_folder_emptied_by_hand_is_built_whole(built):
+    for path in sorted(built.site.rglob("*"), reverse=True):
+        if path.is_file() and path.name != ".catalogue-site":
+            path.unlink()
+    build_site(built.config(search=False), Report())
+    assert_same_as_clean(built, search=False)
+
+
+@pytest.mark.parametrize("damage", [b"", b"not a pickle", None])
+def test_a_damaged_or_foreign_cache_is_a_clean_build(built, damage):
+    state = built.root / ".cache" / cache.STATE_FILE
+    if damage is None:  # a state of other settings: never used
+        state.write_bytes(pickle.dumps(("another identity",)) + state.read_bytes()[len(pickle.dumps(None)):])
+    else:
+        state.write_bytes(damage)
+    result = build_site(built.config(search=False), Report())
+    assert result.rendered == result.files
+    assert_same_as_clean(built, search=False)
+
+
+def test_a_failed_build_leaves_the_cache_to_the_next(built):
+    state = built.root / ".cache" / cache.STATE_FILE
+    saved = state.read_bytes()
+    samba = built.content / "papers/samba.md"
+    good = samba.read_text(encoding="utf-8")
+    samba.write_text(good.replace("tags: [state-space-models", "tags: [no-such-tag"), encoding="utf-8")
+    with pytest.raises(ContentError):
+        build_site(built.config(search=False), Report())
+    assert state.read_bytes() == saved
+    samba.write_text(good.replace("We present", "Here is"), encoding="utf-8")
+    build_site(built.config(search=False), Report())
+    assert_same_as_clean(built, search=False)
+
+
+def test_the_search_index_is_reused_while_no_paper_page_changed(small_site):
+    build_site(small_site.config(social_images=False), Report())
+    index = {path: path.stat().st_ino for path in (small_site.site / "pagefind").rglob("*") if path.is_file()}
+    result = build_site(small_site.config(social_images=False), Report())
+    assert result.rendered == 0
+    assert {p: p.stat().st_ino for p in (small_site.site / "pagefind").rglob("*") if p.is_file()} == index
+    samba = small_site.content / "papers/samba.md"
+    samba.write_text(samba.read_text(encoding="utf-8").replace("sliding windows", "sliding-window attention"),
+                     encoding="utf-8")
+    build_site(small_site.config(social_images=False), Report())
+    indexed_again = {p: p.stat().st_ino for p in (small_site.site / "pagefind").rglob("*") if p.is_file()}
+    assert not set(indexed_again.items()) & set(index.items())  # Pagefind ran: every file is new
+    assert_same_as_clean(small_site, social_images=False)
+
+
+def test_a_build_without_a_cache_folder_keeps_nothing(small_site, tmp_path):
+    result = build_site(small_site.config(search=False, cache_dir=None), Report())
+    again = build_site(small_site.config(search=False, cache_dir=None), Report())
+    assert result.rendered == again.rendered == result.files
+    assert not any(name.startswith("build-state") for name in os.listdir(tmp_path))
