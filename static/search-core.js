@@ -1,14 +1,33 @@
 // Shared by the header panel and the search page: loading Pagefind, drawing one result, the
 // words that describe a search, and moving through results with the arrow keys.
 let pagefind = null;
+let shards = 0;
+const OPTIONS = { excerptLength: 24, ranking: { termFrequency: 0.6, pageLength: 0.5 } };
 
+// A catalogue too big for one index is indexed in shards, each a range of titles, listed in
+// pagefind/shards.json; Pagefind merges them, searching all at once. Each shard's papers carry
+// the filter `shard` (its number), so that the papers of one can be listed in its own order.
 export function loadPagefind(root) {
   pagefind = pagefind || import(`${root}pagefind/pagefind.js`).then(async (module) => {
-    await module.options({ baseUrl: root, excerptLength: 24, ranking: { termFrequency: 0.6, pageLength: 0.5 } });
-    module.init();
+    await module.options({ baseUrl: root, ...OPTIONS });
+    await module.init();
+    const others = await fetch(`${root}pagefind/shards.json`)
+      .then((response) => (response.ok ? response.json() : []))
+      .catch(() => []);
+    if (others.length) {
+      await module.options({ mergeFilter: { shard: "0" } });
+      await Promise.all(others.map((folder, i) => module.mergeIndex(`${root}pagefind/${folder}`,
+        { baseUrl: root, ...OPTIONS, mergeFilter: { shard: String(i + 1) } })));
+    }
+    shards = others.length + 1;
     return module;
   });
   return pagefind;
+}
+
+// How many shards the index is in (known once loadPagefind has answered).
+export function shardCount() {
+  return shards;
 }
 
 export function plural(count, noun) {

@@ -5,6 +5,8 @@ const FEW = 5;          // fewer results than this with every word: add papers w
 const RERANKED = 20;    // how many of the first results the phrase may reorder
 const ARXIV = /(?:https?:\/\/)?(?:www\.)?(?:arxiv\.org\/(?:abs|pdf)\/|arxiv:\s*)?(\d{4}\.\d{4,5})(?:v\d+)?(?:\.pdf)?/gi;
 
+import { shardCount } from "./search-core.js";
+
 let words = null;
 
 export function normalise(query) {
@@ -24,7 +26,9 @@ export async function findPapers(pagefind, root, query, options = {}, correct = 
   const all = await pagefind.search(q || null, options);
   const terms = q.split(" ").filter(Boolean);
   if (all.results.length >= FEW || terms.length === 0) {
-    return { results: options.sort ? all.results : await byPhrase(all.results, q), query: q };
+    const results = options.sort ? (shardCount() > 1 ? await inOrder(pagefind, all.results, options.sort) : all.results)
+      : await byPhrase(all.results, q);
+    return { results, query: q };
   }
   // Few results, and a word that starts no word of the index: Pagefind's loose matches for a typo
   // ("smaba" finds two unrelated papers) are worth less than the word it meant.
@@ -73,9 +77,29 @@ async function mostWords(pagefind, terms, every, options) {
 
 // `results` in the catalogue's order for `sort`, as Pagefind sorts them.
 async function inOrder(pagefind, results, sort) {
-  const everything = await pagefind.search(null, { sort });
-  const place = new Map(everything.results.map((result, i) => [result.id, i]));
+  const place = new Map((await catalogueOrder(pagefind, sort)).map((id, i) => [id, i]));
   return [...results].sort((a, b) => place.get(a.id) - place.get(b.id));
+}
+
+// Every paper's id in the order of `sort`. Pagefind sorts a merged index within each shard
+// only, so by title the shards (ranges of titles) are listed in turn; by venue, the venues are
+// put in order here, each with its papers in title order.
+async function catalogueOrder(pagefind, sort) {
+  const ids = async (options) => (await pagefind.search(null, options)).results.map((result) => result.id);
+  if (shardCount() === 1) return ids({ sort });
+  const shards = [...Array(shardCount()).keys()].map(String);
+  const byTitle = (await Promise.all(shards.map((shard) => ids({ sort: { title: "asc" }, filters: { shard } })))).flat();
+  if (sort.title) return byTitle;
+  const venues = Object.keys((await pagefind.filters()).venue || {}).sort(venueOrder);
+  const members = await Promise.all(venues.map(async (venue) => new Set(await ids({ filters: { venue } }))));
+  return members.flatMap((inVenue) => byTitle.filter((id) => inVenue.has(id)));
+}
+
+// "ICLR 2025" before "ICML 2024": newest first, then by name, as the pages' year sort key says.
+function venueOrder(a, b) {
+  const [nameA, yearA] = [a.replace(/\s*\d{4}$/, ""), a.slice(-4)];
+  const [nameB, yearB] = [b.replace(/\s*\d{4}$/, ""), b.slice(-4)];
+  return yearB.localeCompare(yearA) || nameB.localeCompare(nameA);
 }
 
 // The query with each word that starts no word of the index replaced by the nearest word (at

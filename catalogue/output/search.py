@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import importlib.metadata
 import json
 import os
 import re
@@ -21,6 +22,8 @@ INDEX_DIR = "pagefind"
 # it reading every other page, a third of its time and a fifth of its memory at 10,000 papers.
 PAGES_GLOB = urls.file_of(urls.paper("*"))
 WORDS_FILE = "words.json"
+SHARDS_FILE = "shards.json"  # in INDEX_DIR: the folders of the other shards, relative to it
+SHARD_PAPERS = 4_000  # papers a Pagefind run indexes at most: about 650 MB of its memory
 MAX_WORDS = 30_000  # the most common: a reader's browser fetches and scans the list for a typo  # in INDEX_DIR: the words of the index, for correcting a reader's typos
 _SIGNATURE = b"pagefind_dcd"  # the first bytes of every index file, once unzipped
 # `python -m pagefind`, which execs the binary, made to end with the thread that started it
@@ -44,11 +47,17 @@ class SearchIndexError(Exception):
 
 
 def index_site(site_dir: Path, background: bool = False,
-               started: Callable[[subprocess.Popen], None] | None = None) -> bool:
+               started: Callable[[subprocess.Popen], None] | None = None,
+               shards: list[list[str]] | None = None) -> bool:
     """Run the Pagefind binary (from `pagefind[bin]`) over `site_dir`; `background` runs it
     at low priority, so that it never slows the rebuilds of watch mode, and hands the process
     to `started`, so that watch mode can stop it. Returns whether the index could be made
     byte-stable (see `make_stable`).
+
+    With `shards` (lists of paper page files, see `shards_of`), each list is indexed by a
+    Pagefind run of its own, one after another, so no run holds more than one shard: the first
+    into the index folder, the others into `shards/N/` in it, which the browser merges
+    (`mergeIndex`, see static/search-core.js). `SHARDS_FILE` names them.
 
     The index is built beside the old one and swapped in, so a live site always has a whole
     index, and stale files never linger (Pagefind itself never cleans its folder).
@@ -56,23 +65,20 @@ def index_site(site_dir: Path, background: bool = False,
     fresh, old = site_dir / f".{INDEX_DIR}-new", site_dir / f".{INDEX_DIR}-old"
     for leftover in (fresh, old):
         shutil.rmtree(leftover, ignore_errors=True)
-    command = [sys.executable, "-c", _PAGEFIND, str(os.getpid()), "--site", str(site_dir),
-               "--glob", PAGES_GLOB, "--output-path", str(fresh), "--quiet"]
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as process:
-        if background:  # not preexec_fn, which is unsafe in a process with threads
-            os.setpriority(os.PRIO_PROCESS, process.pid, 10)
-        if started:
-            started(process)
-        output, _ = process.communicate()
-    if process.returncode != 0 or not (fresh / "pagefind.js").is_file():
-        shutil.rmtree(fresh, ignore_errors=True)
-        raise SearchIndexError(output.strip() or "no index written")
     try:
-        stable = make_stable(fresh)
-        write_words(fresh)
+        folders = _index_shards(site_dir, fresh, shards, background, started) if shards else [fresh]
+        if not shards:
+            _run_pagefind(site_dir, fresh, background, started)
+        stable = all([make_stable(folder) for folder in folders])
+        write_words(fresh, folders)
+        (fresh / SHARDS_FILE).write_text(json.dumps([f"{folder.relative_to(fresh).as_posix()}/"
+                                                     for folder in folders[1:]]), encoding="utf-8")
     except OSError as error:
         shutil.rmtree(fresh, ignore_errors=True)
         raise SearchIndexError(f"could not put the index in a stable order: {error}") from error
+    except BaseException:
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise
     if (site_dir / INDEX_DIR).exists():
         (site_dir / INDEX_DIR).rename(old)
     fresh.rename(site_dir / INDEX_DIR)
@@ -80,15 +86,86 @@ def index_site(site_dir: Path, background: bool = False,
     return stable
 
 
+def shards_of(papers: list[str]) -> list[list[str]] | None:
+    """The paper page files of `papers` (slugs in title order) in runs of at most SHARD_PAPERS,
+    or None when one Pagefind run can take them all. Each shard is a range of titles, so the
+    shards in order are the catalogue in title order (the search page's sort by title)."""
+    if len(papers) <= SHARD_PAPERS:
+        return None
+    count = -(-len(papers) // SHARD_PAPERS)
+    size = -(-len(papers) // count)
+    return [[urls.file_of(urls.paper(slug)) for slug in papers[start:start + size]]
+            for start in range(0, len(papers), size)]
+
+
+def _index_shards(site_dir: Path, fresh: Path, shards: list[list[str]], background: bool,
+                  started: Callable[[subprocess.Popen], None] | None) -> list[Path]:
+    """Index each shard from a folder of links to its pages; return the shards' index folders."""
+    folders = [fresh, *(fresh / "shards" / str(number) for number in range(1, len(shards)))]
+    for folder, pages in zip(folders, shards):
+        shard_site = site_dir / f".{INDEX_DIR}-shard"
+        shutil.rmtree(shard_site, ignore_errors=True)
+        for page in pages:
+            (shard_site / page).parent.mkdir(parents=True, exist_ok=True)
+            os.link(site_dir / page, shard_site / page)
+        try:
+            _run_pagefind(shard_site, folder, background, started)
+        finally:
+            shutil.rmtree(shard_site, ignore_errors=True)
+        if folder != fresh:  # the browser takes Pagefind's scripts and WebAssembly from the first
+            for extra in folder.glob("*"):
+                if extra.is_file() and extra.name != "pagefind-entry.json" and extra.suffix != ".pf_meta":
+                    extra.unlink()
+    return folders
+
+
+def _run_pagefind(site_dir: Path, output: Path, background: bool,
+                  started: Callable[[subprocess.Popen], None] | None) -> None:
+    command = [sys.executable, "-c", _PAGEFIND, str(os.getpid()), "--site", str(site_dir),
+               "--glob", PAGES_GLOB, "--output-path", str(output), "--quiet"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as process:
+        if background:  # not preexec_fn, which is unsafe in a process with threads
+            os.setpriority(os.PRIO_PROCESS, process.pid, 10)
+        if started:
+            started(process)
+        output_text, _ = process.communicate()
+    if process.returncode != 0 or not (output / "pagefind-entry.json").is_file():
+        raise SearchIndexError(output_text.strip() or "no index written")
+
+
+def index_inputs(site_dir: Path) -> str:
+    """What an index of `site_dir` is made from: the Pagefind that makes it, and the size and
+    time of each page it reads. Equal inputs, equal index (Pagefind reads nothing else)."""
+    digest = hashlib.sha256(f"{_pagefind_version()} {PAGES_GLOB} {MAX_WORDS} {SHARD_PAPERS}".encode())
+    for page in sorted(site_dir.glob(PAGES_GLOB)):
+        stat = page.stat()
+        digest.update(f"{page.relative_to(site_dir).as_posix()} {stat.st_size} {stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def _pagefind_version() -> str:
+    try:
+        return importlib.metadata.version("pagefind")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def search_files(site_dir: Path) -> list[str]:
+    """The index's files, relative to `site_dir`."""
+    return [path.relative_to(site_dir).as_posix() for path in (site_dir / INDEX_DIR).rglob("*") if path.is_file()]
+
+
 _WORD = re.compile(r"[^\W\d_]{3,}")
 
 
-def write_words(index_dir: Path) -> list[str]:
+def write_words(index_dir: Path, shards: list[Path] | None = None) -> list[str]:
     """Write the words of the indexed pages (from Pagefind's fragments, where they are not
-    stemmed) to WORDS_FILE, in lower case, the words on most pages first: the search page
-    corrects a word found nowhere to the nearest of them. Returns them."""
+    stemmed, in `index_dir` or else in each of `shards`) to WORDS_FILE, in lower case, the words
+    on most pages first: the search page corrects a word found nowhere to the nearest of them.
+    Returns them."""
     pages: dict[str, int] = {}
-    for fragment in sorted((index_dir / "fragment").glob("*.pf_fragment")):
+    fragments = [path for folder in shards or [index_dir] for path in (folder / "fragment").glob("*.pf_fragment")]
+    for fragment in sorted(fragments):
         for word in set(_WORD.findall(_fragment_text(fragment).lower())):
             pages[word] = pages.get(word, 0) + 1
     words = sorted(pages, key=lambda word: (-pages[word], word))[:MAX_WORDS]
