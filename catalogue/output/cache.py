@@ -71,7 +71,7 @@ def restore(cache_dir: Path | None, config: SiteConfig) -> Remembered | None:
             if pickle.load(stream) != identity(config):  # read first: a stale state is never unpickled
                 return None
             remembered = pickle.load(stream)
-    except Exception:  # none yet, one from an older version, or one cut short: a clean build will do
+    except Exception:  # noqa: BLE001 (none yet, one from an older version or cut short: a clean build will do)
         return None
     return remembered if isinstance(remembered, Remembered) else None
 

@@ -69,7 +69,7 @@ def index_site(site_dir: Path, background: bool = False,
         folders = _index_shards(site_dir, fresh, shards, background, started) if shards else [fresh]
         if not shards:
             _run_pagefind(site_dir, fresh, background, started)
-        stable = all([make_stable(folder) for folder in folders])
+        stable = [make_stable(folder) for folder in folders].count(False) == 0  # every shard made stable
         write_words(fresh, folders)
         (fresh / SHARDS_FILE).write_text(json.dumps([f"{folder.relative_to(fresh).as_posix()}/"
                                                      for folder in folders[1:]]), encoding="utf-8")
