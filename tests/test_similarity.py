@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 
 import pytest
+from scipy import sparse
 
+from catalogue.config import PROJECT_ROOT
+from catalogue.content.loader import load_catalogue
 from catalogue.content.model import Paper, Venue
+from catalogue.relate import similarity
 from catalogue.relate.similarity import RELATED_COUNT, Vocabulary, compute, terms
+from catalogue.report import Report
+
+sys.path.insert(0, str(PROJECT_ROOT / "scripts"))
+from synthetic import generate  # noqa: E402 -- the benchmark's own synthetic catalogue
 
 TOPICS = {
     "cache": ("kv-cache", "eviction budget quantised cache entries heads retained tokens decoding memory"),
@@ -142,3 +151,32 @@ def test_the_real_catalogue_relates_papers_of_one_method_family(real_catalogue, 
 def test_the_real_catalogues_reasons_name_telling_words_only(real_catalogue):
     words = {w for rs in compute(real_catalogue.papers).related.values() for r in rs for w in r.words}
     assert words and not words & {"learn", "learning", "addressing", "architectures", "ability", "enhances"}
+
+
+def list_scores(papers: list[Paper], related: dict) -> float:
+    """The summed similarity of every paper to the papers its list shows."""
+    ordered = sorted(papers, key=lambda p: p.slug)
+    row = {p.slug: i for i, p in enumerate(ordered)}
+    words, _ = similarity._word_matrix(ordered, Vocabulary())
+    tags = similarity._normalise(similarity._tag_matrix(ordered))
+    vectors = similarity._normalise(sparse.hstack([words, similarity.TAG_WEIGHT * tags], format="csr"))
+    return sum(float((vectors[[row[r.slug] for r in shown]] @ vectors[row[slug]].T).sum())
+               for slug, shown in related.items() if shown)
+
+
+def test_candidates_give_the_real_catalogue_its_exact_lists(real_catalogue, monkeypatch):
+    exact = compute(real_catalogue.papers).related
+    monkeypatch.setattr(similarity, "CANDIDATES_FROM", 0)
+    monkeypatch.setattr(similarity, "CANDIDATE_FREQUENCY", 30)  # a cap that bites: words in 30 of 95 papers
+    assert compute(real_catalogue.papers).related == exact
+
+
+def test_candidates_come_close_to_the_exact_lists_of_a_large_synthetic_catalogue(tmp_path, monkeypatch):
+    generate(2000, tmp_path / "content")
+    papers = load_catalogue(tmp_path / "content", Report()).papers
+    exact = compute(papers).related
+    monkeypatch.setattr(similarity, "CANDIDATES_FROM", 0)
+    close = compute(papers).related
+    assert all(len(close[slug]) == len(exact[slug]) for slug in exact)
+    # Measured: 0.93 of the exact lists' similarity (0.88 at 10,000 papers, where they are used).
+    assert list_scores(papers, close) >= 0.9 * list_scores(papers, exact)
