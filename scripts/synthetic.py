@@ -3,7 +3,10 @@
 
     .venv/bin/python scripts/synthetic.py 10000 /tmp/synthetic/content
 
-Abstracts are shuffled sentences of the real ones (some with math), tags follow the real tags'
+Abstracts are shuffled sentences of the real ones (some with math), with a quarter of their
+longer words swapped for coined ones drawn from a vocabulary that grows with N by Zipf's law:
+as in a real catalogue, most words are rare and a few are common (shuffled real sentences alone
+would make every word common, and every pair of papers alike). Tags follow the real tags'
 popularity, venues spread over three conferences and three years, authors come from a pool
 with a long tail. The same N and seed give the same files.
 """
@@ -11,6 +14,8 @@ with a long tail. The same N and seed give the same files.
 from __future__ import annotations
 
 import argparse
+import bisect
+import itertools
 import random
 import re
 import shutil
@@ -23,6 +28,10 @@ CONFERENCES = {"ICLR": "International Conference on Learning Representations",
                "ICML": "International Conference on Machine Learning",
                "NeurIPS": "Advances in Neural Information Processing Systems"}
 VENUES = [f"{name} {year}" for name in CONFERENCES for year in (2023, 2024, 2025)]
+COINED_SHARE = 0.25  # of the words of 6 letters or more
+COINED_PER_PAPER = 20  # the coined vocabulary's size, per paper
+ZIPF = 1.07  # the exponent of word frequencies in English text
+LONG_WORD = re.compile(r"\b[a-z]{6,}\b")
 SYLLABLES = ["long", "rope", "flash", "kv", "mamba", "sparse", "gist", "zeta", "samba", "star",
              "cache", "ext", "lo", "co", "prefill", "hyper", "mem", "ret", "ada", "split"]
 
@@ -48,6 +57,7 @@ def generate(count: int, target: Path, seed: int = 7, source: Path = ROOT / "con
     authors += [f"{rng.choice('ABCDEFGHJKLMNPRSTWYZ')}. {rng.choice(['Chen', 'Garcia', 'Kim', 'Müller', 'Singh', 'Rossi', 'Tanaka', 'Okafor'])}-{i}"
                 for i in range(max(200, count // 4))]
     tags, weights = list(tag_uses), list(tag_uses.values())
+    coined = Zipf(COINED_PER_PAPER * count)
     shutil.rmtree(target, ignore_errors=True)
     (target / "papers").mkdir(parents=True)
     shutil.copy(source / "taxonomy.yaml", target / "taxonomy.yaml")
@@ -71,11 +81,31 @@ def generate(count: int, target: Path, seed: int = 7, source: Path = ROOT / "con
         }
         if rng.random() < 0.4:
             meta["code"] = f"https://github.com/example/{slug}"
-        body = " ".join(rng.sample(sentences, rng.randint(6, 10)))
+        body = coin(" ".join(rng.sample(sentences, rng.randint(6, 10))), rng, coined)
         if rng.random() < 0.3:
             body += f" The cost falls to $O(n \\log n)$ for $n = {rng.randint(2, 9)}k$ tokens."
         front = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, default_flow_style=None, width=10_000)
         (target / "papers" / f"{slug}.md").write_text(f"---\n{front}---\n\n{body}\n", encoding="utf-8")
+
+
+class Zipf:
+    """Words coined from syllables, the k-th drawn with weight 1 / k^ZIPF."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.cumulative = list(itertools.accumulate(1 / k ** ZIPF for k in range(1, size + 1)))
+
+    def draw(self, rng: random.Random) -> str:
+        rank = bisect.bisect(self.cumulative, rng.random() * self.cumulative[-1])
+        word, rank = "", rank + len(SYLLABLES)
+        while rank:
+            rank, digit = divmod(rank, len(SYLLABLES))
+            word += SYLLABLES[digit]
+        return word
+
+
+def coin(text: str, rng: random.Random, coined: Zipf) -> str:
+    return LONG_WORD.sub(lambda match: coined.draw(rng) if rng.random() < COINED_SHARE else match.group(0), text)
 
 
 def main() -> None:
