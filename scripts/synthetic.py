@@ -31,7 +31,7 @@ VENUES = [f"{name} {year}" for name in CONFERENCES for year in (2023, 2024, 2025
 COINED_SHARE = 0.25  # of the words of 6 letters or more
 COINED_PER_PAPER = 20  # the coined vocabulary's size, per paper
 ZIPF = 1.07  # the exponent of word frequencies in English text
-LONG_WORD = re.compile(r"\b[a-z]{6,}\b")
+LONG_WORD = re.compile(r"\$[^$]*\$|\\[a-z]+|\b[a-z]{6,}\b")  # math and TeX commands are matched to be kept
 SYLLABLES = ["long", "rope", "flash", "kv", "mamba", "sparse", "gist", "zeta", "samba", "star",
              "cache", "ext", "lo", "co", "prefill", "hyper", "mem", "ret", "ada", "split"]
 
@@ -105,7 +105,11 @@ class Zipf:
 
 
 def coin(text: str, rng: random.Random, coined: Zipf) -> str:
-    return LONG_WORD.sub(lambda match: coined.draw(rng) if rng.random() < COINED_SHARE else match.group(0), text)
+    """The text with COINED_SHARE of its longer words coined (never inside math)."""
+    def swap(match: re.Match) -> str:
+        word = match.group(0)
+        return word if word[0] in "$\\" or rng.random() >= COINED_SHARE else coined.draw(rng)
+    return LONG_WORD.sub(swap, text)
 
 
 def main() -> None:

@@ -102,20 +102,22 @@ def output_files(site: Path, files: set[str]) -> dict[str, tuple[int, int]]:
 
 def seed(out_dir: Path, staging: Path, files: dict[str, tuple[int, int]]) -> set[str]:
     """Link each file of the last output that is as that build left it into `staging`; return
-    those linked. Every later write replaces a file (a rename), so the last output stays whole."""
+    those linked. Every later write replaces a file (a rename), so the last output stays whole.
+    (Strings, not Paths: this runs for every file of the site.)"""
     linked, folders = set(), set()
+    source_root, target_root = f"{out_dir}{os.sep}", f"{staging}{os.sep}"
     for file, (size, mtime) in files.items():
-        source = out_dir / file
+        source, target = source_root + file, target_root + file
         try:
-            stat = source.stat()
+            stat = os.stat(source)
         except OSError:
             continue
         if (stat.st_size, stat.st_mtime_ns) != (size, mtime):
             continue
-        target = staging / file
-        if target.parent not in folders:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            folders.add(target.parent)
+        folder = os.path.dirname(target)
+        if folder not in folders:
+            os.makedirs(folder, exist_ok=True)
+            folders.add(folder)
         try:
             os.link(source, target)
         except OSError:  # another file system, or one without hard links

@@ -36,14 +36,14 @@ def claim_output_dir(config: SiteConfig) -> Path:
     return out_dir
 
 
-def swap_in(staging: Path, out_dir: Path) -> None:
+def swap_in(staging: Path, out_dir: Path) -> Path | None:
     """Put the new site in place. On Linux one atomic exchange of the two folders, so `out_dir`
     is never missing, even if the build is killed; elsewhere two renames, and a site killed
-    between them is put back by the next run (`_remove_leftovers`)."""
+    between them is put back by the next run (`_remove_leftovers`). Returns the folder that
+    now holds the old site, for the caller to remove (the next run removes it otherwise)."""
     os.chmod(staging, 0o755)
     if out_dir.exists() and _exchange(staging, out_dir):
-        shutil.rmtree(staging, ignore_errors=True)  # it now holds the old site
-        return
+        return staging  # it now holds the old site
     retired = None
     if out_dir.exists():
         retired = out_dir.with_name(f"{STAGING_PREFIX}{out_dir.name}-old-{os.getpid()}")
@@ -54,8 +54,7 @@ def swap_in(staging: Path, out_dir: Path) -> None:
         if retired:
             retired.rename(out_dir)
         raise
-    if retired:
-        shutil.rmtree(retired, ignore_errors=True)
+    return retired
 
 
 def _remove_leftovers(out_dir: Path) -> None:
