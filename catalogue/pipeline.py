@@ -18,7 +18,7 @@ from .content.redirects import REDIRECTS_FILE
 from .ledger import LedgerFile, record
 from .output import cache
 from .output.links import LinkMemory, check_links, explain, written_by_curators
-from .output.search import INDEX_DIR, index_inputs, index_site, search_files, shards_of
+from .output.search import INDEX_DIR, index_inputs, index_site, search_files, shard_inputs, shards_of
 from .output.static import fingerprint_assets, sync_static, write_assets
 from .output.swap import MARKER, claim_output_dir, staging_dir, swap_in
 from .output.writer import SiteWriter
@@ -180,24 +180,27 @@ def _restore(builder: Builder, out_dir: Path, staging: Path) -> cache.Remembered
     if remembered is not None:
         kept = cache.seed(out_dir, staging, remembered.files)
         builder.adopt(remembered.parts, kept)
-        remembered.search = {folder: inputs for folder, inputs in remembered.search.items()
-                             if all(f in kept for f in remembered.files if f.startswith(f"{folder}/"))}
+        index_kept = all(f in kept for f in remembered.files if f.startswith(f"{INDEX_DIR}/"))
+        remembered.search = remembered.search if index_kept else {}
     return remembered
 
 
 def _index(staging: Path, out_dir: Path, stages: Stages, report: Report, remembered: cache.Remembered | None,
            catalogue: Catalogue) -> dict[str, str]:
-    """Index the staged site, unless the last index, linked in, was made from the same pages.
-    Returns what the index was made from."""
+    """Index the staged site, unless the last index, linked in, was made from the same pages;
+    in shards, only those whose pages changed. Returns what the index was made from."""
     with stages("search"):
         inputs = index_inputs(staging)
-        if remembered and remembered.search.get(INDEX_DIR) == inputs:
-            return {INDEX_DIR: inputs}
-        in_title_order = [paper.slug for paper in sorted(catalogue.papers, key=lambda paper: paper.sort_key)]
-        if not index_site(staging, shards=shards_of(in_title_order)):
+        last = remembered.search if remembered else {}
+        if last.get(INDEX_DIR) == inputs:
+            return last
+        shards = shards_of([paper.slug for paper in sorted(catalogue.papers, key=lambda paper: paper.sort_key)])
+        made = shard_inputs(staging, shards)
+        unchanged = frozenset(name for name, fingerprint in made.items() if last.get(name) == fingerprint)
+        if not index_site(staging, shards=shards, unchanged=unchanged):
             report.warning(out_dir / INDEX_DIR, 0, "Pagefind wrote its index in a layout search.make_stable does not "
                            "know, so two builds may differ in it (search works)", "update make_stable for this Pagefind")
-    return {INDEX_DIR: inputs}
+    return {INDEX_DIR: inputs, **made}
 
 
 def check_site(config: SiteConfig, report: Report) -> Catalogue:

@@ -4,6 +4,7 @@ file or code change, after a hand-edited output file, a damaged cache or a faile
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 from conftest import Scratch, paper
 from helpers import differences, tree
 
-from catalogue.output import cache
+from catalogue.output import cache, search
 from catalogue.pipeline import build_site
 from catalogue.report import ContentError, Report
 
@@ -183,3 +184,23 @@ def test_a_build_without_a_cache_folder_keeps_nothing(small_site, tmp_path):
     again = build_site(small_site.config(search=False, cache_dir=None), Report())
     assert result.rendered == again.rendered == result.files
     assert not any(name.startswith("build-state") for name in os.listdir(tmp_path))
+
+
+def test_in_shards_only_the_shard_of_an_edited_paper_is_indexed_again(small_site, monkeypatch):
+    monkeypatch.setattr(search, "SHARD_PAPERS", 1)  # three papers, three shards
+    build_site(small_site.config(social_images=False), Report())
+    index = small_site.site / "pagefind"
+    assert json.loads((index / "shards.json").read_text()) == ["shards/1/", "shards/2/"]
+
+    def inodes() -> dict[str, set[int]]:
+        return {name: {p.stat().st_ino for p in (index / name / "fragment").glob("*.pf_fragment")}
+                for name in (".", "shards/1", "shards/2")}
+    before = inodes()
+    samba = small_site.content / "papers/samba.md"  # "Samba" is the last title: the last shard
+    samba.write_text(samba.read_text(encoding="utf-8").replace("example/samba", "example/samba-code"),
+                     encoding="utf-8")  # only its own page shows its code link
+    build_site(small_site.config(social_images=False), Report())
+    after = inodes()
+    assert after["."] == before["."] and after["shards/1"] == before["shards/1"]  # taken over, not run
+    assert not after["shards/2"] & before["shards/2"]
+    assert_same_as_clean(small_site, social_images=False)

@@ -48,7 +48,7 @@ class SearchIndexError(Exception):
 
 def index_site(site_dir: Path, background: bool = False,
                started: Callable[[subprocess.Popen], None] | None = None,
-               shards: list[list[str]] | None = None) -> bool:
+               shards: list[list[str]] | None = None, unchanged: frozenset[str] = frozenset()) -> bool:
     """Run the Pagefind binary (from `pagefind[bin]`) over `site_dir`; `background` runs it
     at low priority, so that it never slows the rebuilds of watch mode, and hands the process
     to `started`, so that watch mode can stop it. Returns whether the index could be made
@@ -57,7 +57,8 @@ def index_site(site_dir: Path, background: bool = False,
     With `shards` (lists of paper page files, see `shards_of`), each list is indexed by a
     Pagefind run of its own, one after another, so no run holds more than one shard: the first
     into the index folder, the others into `shards/N/` in it, which the browser merges
-    (`mergeIndex`, see static/search-core.js). `SHARDS_FILE` names them.
+    (`mergeIndex`, see static/search-core.js). `SHARDS_FILE` names them. A shard named in
+    `unchanged` (see `shard_inputs`) is taken over from the index in place, unrun.
 
     The index is built beside the old one and swapped in, so a live site always has a whole
     index, and stale files never linger (Pagefind itself never cleans its folder).
@@ -66,10 +67,11 @@ def index_site(site_dir: Path, background: bool = False,
     for leftover in (fresh, old):
         shutil.rmtree(leftover, ignore_errors=True)
     try:
-        folders = _index_shards(site_dir, fresh, shards, background, started) if shards else [fresh]
+        folders, indexed = _index_shards(site_dir, fresh, shards, background, started, unchanged) if shards \
+            else ([fresh], [fresh])
         if not shards:
             _run_pagefind(site_dir, fresh, background, started)
-        stable = [make_stable(folder) for folder in folders].count(False) == 0  # every shard made stable
+        stable = [make_stable(folder) for folder in indexed].count(False) == 0  # every shard run made stable
         write_words(fresh, folders)
         (fresh / SHARDS_FILE).write_text(json.dumps([f"{folder.relative_to(fresh).as_posix()}/"
                                                      for folder in folders[1:]]), encoding="utf-8")
@@ -98,11 +100,35 @@ def shards_of(papers: list[str]) -> list[list[str]] | None:
             for start in range(0, len(papers), size)]
 
 
+def shard_inputs(site_dir: Path, shards: list[list[str]] | None) -> dict[str, str]:
+    """Each shard's folder in the index ("." for the first), with what it is made from: the
+    Pagefind that makes it, and the name, size and time of each of its pages."""
+    inputs = {}
+    for number, pages in enumerate(shards or []):
+        digest = hashlib.sha256(f"{_pagefind_version()} {MAX_WORDS}".encode())
+        for page in pages:
+            stat = (site_dir / page).stat()
+            digest.update(f"{page} {stat.st_size} {stat.st_mtime_ns}\n".encode())
+        inputs[_shard_folder(number)] = digest.hexdigest()
+    return inputs
+
+
+def _shard_folder(number: int) -> str:
+    return f"shards/{number}" if number else "."
+
+
 def _index_shards(site_dir: Path, fresh: Path, shards: list[list[str]], background: bool,
-                  started: Callable[[subprocess.Popen], None] | None) -> list[Path]:
-    """Index each shard from a folder of links to its pages; return the shards' index folders."""
-    folders = [fresh, *(fresh / "shards" / str(number) for number in range(1, len(shards)))]
-    for folder, pages in zip(folders, shards):
+                  started: Callable[[subprocess.Popen], None] | None,
+                  unchanged: frozenset[str]) -> tuple[list[Path], list[Path]]:
+    """Index each shard from a folder of links to its pages, or take it over from the index in
+    place if `unchanged`; return the shards' index folders, and those indexed now."""
+    folders, indexed = [], []
+    for number, pages in enumerate(shards):
+        folder = fresh / _shard_folder(number)
+        folders.append(folder)
+        if _shard_folder(number) in unchanged and _take_over(site_dir / INDEX_DIR / _shard_folder(number), folder):
+            continue
+        indexed.append(folder)
         shard_site = site_dir / f".{INDEX_DIR}-shard"
         shutil.rmtree(shard_site, ignore_errors=True)
         for page in pages:
@@ -112,11 +138,25 @@ def _index_shards(site_dir: Path, fresh: Path, shards: list[list[str]], backgrou
             _run_pagefind(shard_site, folder, background, started)
         finally:
             shutil.rmtree(shard_site, ignore_errors=True)
-        if folder != fresh:  # the browser takes Pagefind's scripts and WebAssembly from the first
+        if number:  # the browser takes Pagefind's scripts and WebAssembly from the first
             for extra in folder.glob("*"):
                 if extra.is_file() and extra.name != "pagefind-entry.json" and extra.suffix != ".pf_meta":
                     extra.unlink()
-    return folders
+    return folders, indexed
+
+
+def _take_over(old: Path, new: Path) -> bool:
+    """Link a shard's files from the index in place into the new one (the first shard's
+    without the others, the word list and the list of shards, which are made anew)."""
+    if not (old / "pagefind-entry.json").is_file():
+        return False
+    for path in old.rglob("*"):
+        relative = path.relative_to(old)
+        if relative.parts[0] == "shards" or relative.as_posix() in (WORDS_FILE, SHARDS_FILE) or not path.is_file():
+            continue
+        (new / relative).parent.mkdir(parents=True, exist_ok=True)
+        os.link(path, new / relative)
+    return True
 
 
 def _run_pagefind(site_dir: Path, output: Path, background: bool,
