@@ -18,7 +18,14 @@ from .content.redirects import REDIRECTS_FILE
 from .ledger import LedgerFile, record
 from .output import cache
 from .output.links import LinkMemory, check_links, explain, written_by_curators
-from .output.search import INDEX_DIR, index_inputs, index_site, search_files, shard_inputs, shards_of
+from .output.search import (
+    INDEX_DIR,
+    index_inputs,
+    index_site,
+    search_files,
+    shard_inputs,
+    shards_of,
+)
 from .output.static import fingerprint_assets, sync_static, write_assets
 from .output.swap import MARKER, claim_output_dir, staging_dir, swap_in
 from .output.writer import SiteWriter
@@ -162,16 +169,21 @@ def build_site(config: SiteConfig, report: Report, stages: Stages | None = None,
         raise
     if config.ledger and not config.drafts:
         record(config.ledger, result.published)
-    removing = threading.Thread(target=shutil.rmtree, args=(old_site,), kwargs={"ignore_errors": True})
-    if old_site:
-        removing.start()  # on the other core, while the state is saved
     with stages("save"):
-        cache.remember(config.cache_dir, cache.Remembered(cache.identity(config), builder.parts(), files, searched))
-        if old_site:
-            removing.join()
+        _save(builder, cache.Remembered(cache.identity(config), builder.parts(), files, searched), old_site)
     stages.finish()
     return BuildResult(result.pages, len(catalogue.papers), time.perf_counter() - started, result.files,
                        result.redirects, dict(stages.seconds), len(result.written))
+
+
+def _save(builder: Builder, remembered: cache.Remembered, old_site: Path | None) -> None:
+    """Leave this build's memory in the cache folder while the old site is removed, on the other core."""
+    removing = threading.Thread(target=shutil.rmtree, args=(old_site,), kwargs={"ignore_errors": True})
+    if old_site:
+        removing.start()
+    cache.remember(builder.config.cache_dir, remembered)
+    if old_site:
+        removing.join()
 
 
 def _restore(builder: Builder, out_dir: Path, staging: Path) -> cache.Remembered | None:

@@ -181,7 +181,8 @@ def timed(command: list[str], cwd: Path | None = None) -> tuple[float, float, st
 
 
 def tree_rss(root: int) -> int:
-    """Bytes resident in `root` and all its descendants, from /proc."""
+    """Bytes resident in `root` and all its descendants, from /proc: each process's
+    proportional share (PSS), so pages a forked child shares with its parent count once."""
     parents, resident = {}, {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -195,7 +196,16 @@ def tree_rss(root: int) -> int:
         pid = pending.pop()
         tree.add(pid)
         pending += [child for child, parent in parents.items() if parent == pid and child not in tree]
-    return sum(resident.get(pid, 0) for pid in tree)
+    return sum(_proportional(pid, resident.get(pid, 0)) for pid in tree)
+
+
+def _proportional(pid: int, resident: int) -> int:
+    try:
+        rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except OSError:
+        return resident
+    found = re.search(r"^Pss:\s+(\d+) kB", rollup, re.M)
+    return int(found.group(1)) * 1024 if found else resident
 
 
 def stages(output: str) -> dict[str, float]:

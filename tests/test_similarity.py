@@ -12,7 +12,7 @@ from scipy import sparse
 from catalogue.config import PROJECT_ROOT
 from catalogue.content.loader import load_catalogue
 from catalogue.content.model import Paper, Venue
-from catalogue.relate import similarity
+from catalogue.relate import candidates, similarity
 from catalogue.relate.similarity import RELATED_COUNT, Vocabulary, compute, terms
 from catalogue.report import Report
 
@@ -167,7 +167,7 @@ def list_scores(papers: list[Paper], related: dict) -> float:
 def test_candidates_give_the_real_catalogue_its_exact_lists(real_catalogue, monkeypatch):
     exact = compute(real_catalogue.papers).related
     monkeypatch.setattr(similarity, "CANDIDATES_FROM", 0)
-    monkeypatch.setattr(similarity, "CANDIDATE_FREQUENCY", 30)  # a cap that bites: words in 30 of 95 papers
+    monkeypatch.setattr(candidates, "CANDIDATE_FREQUENCY", 30)  # a cap that bites: words in 30 of 95 papers
     assert compute(real_catalogue.papers).related == exact
 
 
