@@ -17,7 +17,7 @@ from .content.model import Catalogue
 from .content.redirects import REDIRECTS_FILE
 from .ledger import LedgerFile, record
 from .output import cache
-from .output.links import LinkMemory, check_links, explain, written_by_curators
+from .output.links import LinkMemory, all_files, check_links, explain, written_by_curators
 from .output.search import (
     INDEX_DIR,
     index_inputs,
@@ -141,26 +141,29 @@ def build_site(config: SiteConfig, report: Report, stages: Stages | None = None,
                cached: bool = True) -> BuildResult:
     """Build into a staging folder beside the output; replace the output only on success.
     `stages` times each stage (and shows them as they run, for a large catalogue). With
-    `cached`, start from what the last build left in `config.cache_dir` (see `output.cache`);
-    either way, leave this one's there.
+    `cached`, start from what the last build left in `config.cache_dir` (see `output.cache`),
+    or do nothing if nothing it read changed; either way, leave this one's there.
 
     Raises ContentError before anything is swapped in if `content/` is invalid.
     """
     started = time.perf_counter()
     stages = stages or Stages()
-    builder = Builder(config, stages=stages)
     out_dir = claim_output_dir(config)
+    with stages("restore"):
+        signature = cache.inputs_signature(config)
+        outcome = cache.unchanged(config.cache_dir, signature, out_dir) if cached else None
+    if outcome:
+        report.extend(outcome.warnings)
+        stages.finish()
+        return BuildResult(*outcome.summary, time.perf_counter() - started, *outcome.counts, dict(stages.seconds))
+    builder = Builder(config, stages=stages)
     staging = staging_dir(out_dir)
     try:
-        with stages("restore"):
-            remembered = _restore(builder, out_dir, staging) if cached else None
-        with stages("load"):
-            catalogue = builder.load(report)
-        stages.show_for(len(catalogue.papers))
-        result = _render_checked(builder, catalogue, staging, out_dir, report, streaming=True)
-        (staging / MARKER).write_text("Built by build.py; replaced whole by the next build.\n")
-        searched = _index(staging, out_dir, stages, report, remembered, catalogue) if config.search else {}
+        result, remembered, searched, catalogue = _build_into(staging, out_dir, builder, report, cached)
         files = cache.output_files(staging, set(builder.writer.files) | set(search_files(staging)))
+        outcome = cache.Outcome(signature, cache.output_files(staging, set(all_files(staging))),
+                                (result.pages, len(catalogue.papers)), (result.files, result.redirects),
+                                tuple(report.warnings))
         with stages("swap"):
             old_site = swap_in(staging, out_dir)
     except BaseException:
@@ -169,19 +172,39 @@ def build_site(config: SiteConfig, report: Report, stages: Stages | None = None,
         raise
     if config.ledger and not config.drafts:
         record(config.ledger, result.published)
+    changed = result.written or result.removed or not remembered or searched != remembered.search
     with stages("save"):
-        _save(builder, cache.Remembered(cache.identity(config), builder.parts(), files, searched), old_site)
+        _save(builder, cache.Remembered(cache.identity(config), builder.parts(), files, searched) if changed else None,
+              outcome, old_site)
     stages.finish()
     return BuildResult(result.pages, len(catalogue.papers), time.perf_counter() - started, result.files,
                        result.redirects, dict(stages.seconds), len(result.written))
 
 
-def _save(builder: Builder, remembered: cache.Remembered, old_site: Path | None) -> None:
-    """Leave this build's memory in the cache folder while the old site is removed, on the other core."""
+def _build_into(staging: Path, out_dir: Path, builder: Builder, report: Report, cached: bool) -> tuple:
+    """Every stage up to the swap, into `staging`."""
+    stages = builder.stages
+    with stages("restore"):
+        remembered = _restore(builder, out_dir, staging) if cached else None
+    with stages("load"):
+        catalogue = builder.load(report)
+    stages.show_for(len(catalogue.papers))
+    result = _render_checked(builder, catalogue, staging, out_dir, report, streaming=True)
+    (staging / MARKER).write_text("Built by build.py; replaced whole by the next build.\n")
+    searched = _index(staging, out_dir, stages, report, remembered, catalogue) if builder.config.search else {}
+    return result, remembered, searched, catalogue
+
+
+def _save(builder: Builder, remembered: cache.Remembered | None, outcome: cache.Outcome,
+          old_site: Path | None) -> None:
+    """Leave this build's memory in the cache folder (`remembered`: None if it is the last
+    build's) while the old site is removed, on the other core."""
     removing = threading.Thread(target=shutil.rmtree, args=(old_site,), kwargs={"ignore_errors": True})
     if old_site:
         removing.start()
-    cache.remember(builder.config.cache_dir, remembered)
+    if remembered:
+        cache.remember(builder.config.cache_dir, remembered)
+    cache.remember_outcome(builder.config.cache_dir, outcome)
     if old_site:
         removing.join()
 

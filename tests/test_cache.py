@@ -140,14 +140,34 @@ def test_an_output_folder_emptied_by_hand_is_built_whole(built):
 
 @pytest.mark.parametrize("damage", [b"", b"not a pickle", None])
 def test_a_damaged_or_foreign_cache_is_a_clean_build(built, damage):
-    state = built.root / ".cache" / cache.STATE_FILE
-    if damage is None:  # a state of other settings: never used
-        state.write_bytes(pickle.dumps(("another identity",)) + state.read_bytes()[len(pickle.dumps(None)):])
-    else:
-        state.write_bytes(damage)
+    for name in (cache.STATE_FILE, cache.UNCHANGED_FILE):
+        state = built.root / ".cache" / name
+        if damage is None:  # a state of other settings: never used
+            state.write_bytes(pickle.dumps(("another identity",)) + state.read_bytes()[len(pickle.dumps(None)):])
+        else:
+            state.write_bytes(damage)
     result = build_site(built.config(search=False), Report())
     assert result.rendered == result.files
     assert_same_as_clean(built, search=False)
+
+
+def test_with_nothing_changed_a_build_only_looks_and_says_the_last_warnings_again(built):
+    samba = built.content / "papers/samba.md"
+    samba.write_text(samba.read_text(encoding="utf-8").replace("$x_1 * y_2$", "$\\frac{x$"), encoding="utf-8")
+    first = Report()
+    build_site(built.config(search=False), first)
+    assert [w.message for w in first.warnings] == ["formula shown as TeX code: \\frac{x"]
+    again = Report()
+    result = build_site(built.config(search=False), again)
+    assert set(result.stages) == {"restore"} and result.rendered == 0 and result.pages == 26
+    assert again.warnings == first.warnings
+
+
+def test_a_file_saved_unchanged_is_read_again_and_renders_nothing(built):
+    samba = built.content / "papers/samba.md"
+    samba.write_bytes(samba.read_bytes())  # a new time, the same bytes
+    result = build_site(built.config(search=False), Report())
+    assert "load" in result.stages and result.rendered == 0
 
 
 def test_a_failed_build_leaves_the_cache_to_the_next(built):

@@ -26,6 +26,7 @@ from ..config import SiteConfig
 from ..files import write_atomic
 
 STATE_FILE = "build-state.pickle"
+UNCHANGED_FILE = "build-inputs.pickle"  # small: whether anything changed at all, read first
 PACKAGE = Path(__file__).resolve().parent.parent
 LIBRARIES = ("jinja2", "markdown", "markupsafe", "latex2mathml", "python-frontmatter", "pyyaml", "numpy",
              "scipy", "pillow", "pagefind")
@@ -86,6 +87,61 @@ def remember(cache_dir: Path | None, remembered: Remembered) -> None:
 def forget(cache_dir: Path | None) -> None:
     if cache_dir is not None:
         (cache_dir / STATE_FILE).unlink(missing_ok=True)
+        (cache_dir / UNCHANGED_FILE).unlink(missing_ok=True)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a build left, for a next build that finds nothing changed: the signature of
+    everything it read, every output file as it left it, its summary (pages and papers; files
+    and redirects) and its warnings, which the next one reports again."""
+
+    inputs: str
+    files: dict[str, tuple[int, int]]
+    summary: tuple[int, int]
+    counts: tuple[int, int]
+    warnings: tuple = ()
+
+
+def inputs_signature(config: SiteConfig) -> str:
+    """Name, size and time of every file a build reads (content, templates, static files, the
+    ledger), the code and the settings: equal signatures, equal output."""
+    digest = hashlib.sha256(repr(identity(config)).encode())
+    folders = (config.content_dir, config.templates_dir, config.static_dir)
+    for folder, path in sorted((str(folder), path) for folder in folders for path in _files_under(folder)):
+        stat = os.stat(path)
+        digest.update(f"{folder}\0{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    if config.ledger and config.ledger.is_file():
+        stat = config.ledger.stat()
+        digest.update(f"ledger\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()
+
+
+def _files_under(folder: Path) -> list[str]:
+    return [os.path.join(top, name) for top, _, names in os.walk(folder) for name in names]
+
+
+def unchanged(cache_dir: Path | None, signature: str, out_dir: Path) -> Outcome | None:
+    """The last build's outcome if everything it read has this `signature` still and its output
+    is as it left it (no file changed, none added); None otherwise."""
+    if cache_dir is None:
+        return None
+    try:
+        with (cache_dir / UNCHANGED_FILE).open("rb") as stream:
+            outcome = pickle.load(stream)
+    except Exception:  # noqa: BLE001 (none, or not ours: build)
+        return None
+    if not isinstance(outcome, Outcome) or outcome.inputs != signature:
+        return None
+    found = output_files(out_dir, set(outcome.files))
+    total = sum(len(names) for _, _, names in os.walk(out_dir))
+    return outcome if found == outcome.files and total == len(found) else None
+
+
+def remember_outcome(cache_dir: Path | None, outcome: Outcome) -> None:
+    if cache_dir is not None:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        write_atomic(cache_dir / UNCHANGED_FILE, pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def output_files(site: Path, files: set[str]) -> dict[str, tuple[int, int]]:

@@ -130,7 +130,7 @@ def check_links(site: Path, base_url: str, pages: Iterable[str] | None = None,
     one of them. `memory` keeps what was read for the next check."""
     files: Container[str]
     if pages is None:
-        files = set(_all_files(site))
+        files = set(all_files(site))
         pages = (f for f in files if f.endswith(".html") and not f.startswith("pagefind/"))
     else:
         files = _OnDisk(site)
@@ -185,7 +185,7 @@ class _Checker:
                                    for fragment, page, link in wanted if fragment not in ids]
 
 
-def _all_files(site: Path) -> Iterable[str]:
+def all_files(site: Path) -> Iterable[str]:
     """Every file under `site`, relative to it; a folder removed meanwhile is skipped."""
     for folder, _, names in os.walk(site):
         relative = Path(folder).relative_to(site).as_posix()
