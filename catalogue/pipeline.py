@@ -17,7 +17,13 @@ from .content.model import Catalogue
 from .content.redirects import REDIRECTS_FILE
 from .ledger import LedgerFile, record
 from .output import cache
-from .output.links import LinkMemory, all_files, check_links, explain, written_by_curators
+from .output.links import (
+    LinkMemory,
+    all_files,
+    check_links,
+    explain,
+    written_by_curators,
+)
 from .output.search import (
     INDEX_DIR,
     index_inputs,
@@ -161,9 +167,7 @@ def build_site(config: SiteConfig, report: Report, stages: Stages | None = None,
     try:
         result, remembered, searched, catalogue = _build_into(staging, out_dir, builder, report, cached)
         files = cache.output_files(staging, set(builder.writer.files) | set(search_files(staging)))
-        outcome = cache.Outcome(signature, cache.output_files(staging, set(all_files(staging))),
-                                (result.pages, len(catalogue.papers)), (result.files, result.redirects),
-                                tuple(report.warnings))
+        outcome = _outcome(signature, staging, result, catalogue, report)
         with stages("swap"):
             old_site = swap_in(staging, out_dir)
     except BaseException:
@@ -179,6 +183,14 @@ def build_site(config: SiteConfig, report: Report, stages: Stages | None = None,
     stages.finish()
     return BuildResult(result.pages, len(catalogue.papers), time.perf_counter() - started, result.files,
                        result.redirects, dict(stages.seconds), len(result.written))
+
+
+def _outcome(signature: str, staging: Path, result: RenderResult, catalogue: Catalogue,
+             report: Report) -> cache.Outcome:
+    """What a next build that finds nothing changed needs to know of this one."""
+    return cache.Outcome(signature, cache.output_files(staging, set(all_files(staging))),
+                         (result.pages, len(catalogue.papers)), (result.files, result.redirects),
+                         tuple(report.warnings))
 
 
 def _build_into(staging: Path, out_dir: Path, builder: Builder, report: Report, cached: bool) -> tuple:

@@ -108,9 +108,9 @@ def inputs_signature(config: SiteConfig) -> str:
     ledger), the code and the settings: equal signatures, equal output."""
     digest = hashlib.sha256(repr(identity(config)).encode())
     folders = (config.content_dir, config.templates_dir, config.static_dir)
-    for folder, path in sorted((str(folder), path) for folder in folders for path in _files_under(folder)):
+    for path in sorted(path for folder in folders for path in _files_under(folder)):
         stat = os.stat(path)
-        digest.update(f"{folder}\0{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+        digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
     if config.ledger and config.ledger.is_file():
         stat = config.ledger.stat()
         digest.update(f"ledger\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
