@@ -37,7 +37,7 @@ from .output.swap import MARKER, claim_output_dir, staging_dir, swap_in
 from .output.writer import SiteWriter
 from .pages.checks import PlanCheck
 from .pages.lists import counts, navigation
-from .pages.page import REDIRECT_TEMPLATE
+from .pages.page import REDIRECT_TEMPLATE, PageGroup
 from .pages.planner import Planner
 from .progress import Stages
 from .relate.similarity import SimilarityCache
@@ -93,6 +93,7 @@ class Builder:
         self.similarity_later = similarity_later
         self.similarity_inline_limit = SIMILARITY_INLINE_LIMIT
         self.links = LinkMemory()
+        self._facts: dict[str, tuple[int, frozenset[str], int]] = {}  # group → (version, templates, redirects)
         self.catalogue: Catalogue | None = None  # the last one loaded
         self.drafts: frozenset[str] = frozenset()  # the last plan's files made only for drafts
 
@@ -130,7 +131,7 @@ class Builder:
         self.drafts = plan.drafts
         with self.stages("render"):
             assets = fingerprint_assets(self.config.static_dir)
-            templates = {page.template for group in groups for page in group.pages}
+            templates, redirects = self._templates_and_redirects(groups)
             self.renderer.prepare(navigation(counts(catalogue)), catalogue.taxonomy, templates,
                                   {name: path for name, (path, _) in assets.items()})
             written = self.writer.write(groups, out_dir, streaming)
@@ -138,9 +139,21 @@ class Builder:
             write_assets(assets, out_dir)
             sync_static(self.config.static_dir, out_dir)
         self.renderer.report_failed_math(catalogue, report)
-        redirects = sum(page.template == REDIRECT_TEMPLATE for group in groups for page in group.pages)
         return RenderResult(plan.html_pages, written, removed, plan.published, len(plan.files), plan.drafts,
                             redirects)
+
+    def _templates_and_redirects(self, groups: list[PageGroup]) -> tuple[set[str], int]:
+        """The templates the pages use, and how many pages are redirects: looked at again only
+        in the groups planned anew (a rebuild at 10,000 papers would look at 13,000 pages)."""
+        facts = {}
+        for group in groups:
+            known = self._facts.get(group.id)
+            if known is None or known[0] != group.version:
+                known = (group.version, frozenset(page.template for page in group.pages),
+                         sum(page.template == REDIRECT_TEMPLATE for page in group.pages))
+            facts[group.id] = known
+        self._facts = facts
+        return set().union(*(templates for _, templates, _ in facts.values())), sum(n for _, _, n in facts.values())
 
 
 def build_site(config: SiteConfig, report: Report, stages: Stages | None = None,

@@ -43,6 +43,7 @@ class Planner:
         self._author_memo: dict[str, tuple[list[Paper], Page]] = {}
         self._related = RelatedViews()
         self._listings: tuple[int | None, tuple[Listing, ...]] = (None, ())  # (catalogue revision, listings)
+        self._summaries: tuple[int | None, tuple] = (None, ())  # (catalogue revision, (newest, about))
         self._main_theme: MainTheme | None = None
         self._geometry: tuple[tuple, dict[str, MapPoint]] = ((), {})
 
@@ -52,7 +53,7 @@ class Planner:
         inputs = _Inputs(catalogue, similarity, counts(catalogue), self._all_listings(catalogue),
                          self._related.update(catalogue, similarity), self._main_theme_for(catalogue.taxonomy))
         groups = [*self._index_groups(inputs), *self._venue_groups(inputs), *self._tag_groups(inputs),
-                  *self._theme_groups(inputs), *self._author_groups(catalogue),
+                  *self._theme_groups(inputs), *self._author_groups(catalogue, inputs.listings),
                   self._group(MOVED, (catalogue.redirects,), _moved_pages, catalogue)]
         if self.config.site_files:
             groups += self._site_files(catalogue, groups)
@@ -70,10 +71,11 @@ class Planner:
     def _index_groups(self, inputs: _Inputs) -> list[PageGroup]:
         catalogue, similarity, tally = inputs.catalogue, inputs.similarity, inputs.tally
         taxonomy, count = catalogue.taxonomy, len(catalogue.papers)
+        newest, about = self._newest_and_about(catalogue)
         groups = [
-            self._group("home", (count, tally, similarity, taxonomy, newest := lists.newest(catalogue.papers)),
+            self._group("home", (count, tally, similarity, taxonomy, newest),
                         _home, self.config.title, count, tally, similarity, inputs.main_theme, newest),
-            self._group(urls.ABOUT, (tally, about := lists.about(catalogue.papers)), _single, urls.ABOUT,
+            self._group(urls.ABOUT, (tally, about), _single, urls.ABOUT,
                         "about.html", "About", {"counts": tally, "about": about, "paper_count": count},
                         (("About", urls.ABOUT),)),
             self._group(urls.MAP, (inputs.listings, similarity, taxonomy), self._map, inputs),
@@ -81,8 +83,7 @@ class Planner:
             self._group("papers", (catalogue.papers,), lists.paginated, urls.PAPERS, "papers.html", "All papers",
                         (("Papers", urls.PAPERS),), catalogue.papers, {}),
             self._index(urls.TAGS, "tags.html", "Tags", tally),
-            self._group(urls.VENUES, (tally, *(catalogue.papers_in_theme(t) for t in taxonomy.themes)),
-                        _venues_index, catalogue, tally),
+            self._group(urls.VENUES, (tally, inputs.listings), _venues_index, catalogue, tally),  # venues, tags
             self._index(urls.THEMES, "themes.html", "Themes", tally),
             self._index(urls.READING_LIST, "reading-list.html", "Reading list", None),
             self._group("404", (), _single, urls.NOT_FOUND, "404.html", "Page not found", {}),
@@ -138,12 +139,13 @@ class Planner:
         return [self._group(f"feed:{group_id}", (title, papers), _one, lists.feed, urls.feed_of(listing),
                             f"{title} · {self.config.title}", listing, papers)]
 
-    def _author_groups(self, catalogue: Catalogue) -> list[PageGroup]:
-        """A page per author, in groups by first letter; and the index of all authors."""
+    def _author_groups(self, catalogue: Catalogue, listings: tuple[Listing, ...]) -> list[PageGroup]:
+        """A page per author, in groups by first letter; and the index of all authors, which
+        shows only what the papers' listings hold (names, and how many papers each)."""
         buckets = catalogue.author_buckets()
         groups = [self._group(f"authors:{letter}", (bucket,), self._author_pages, bucket)
                   for letter, bucket in sorted(buckets.items())]
-        groups.append(self._group("authors", tuple(buckets.values()), self._author_index, buckets))
+        groups.append(self._group("authors", (listings,), self._author_index, buckets))
         return groups
 
     def _author_pages(self, bucket: dict[str, list[Paper]]) -> list[Page]:
@@ -188,6 +190,15 @@ class Planner:
         if self._geometry[0] != (similarity, main_theme):
             self._geometry = ((similarity, main_theme), geometry(similarity, main_theme, MAP_SIZE))
         return self._geometry[1]
+
+    def _newest_and_about(self, catalogue: Catalogue) -> tuple:
+        """What the home and About pages say of the catalogue, counted again only after an edit
+        to a listing, a date added or a title's source (not after an abstract's)."""
+        revision, summaries = self._summaries
+        if catalogue.changes_since(revision).alter(lambda p: (p.listing, p.added, p.title_source)):
+            summaries = (lists.newest(catalogue.papers), lists.about(catalogue.papers))
+        self._summaries = (catalogue.revision, summaries)
+        return summaries
 
     def _all_listings(self, catalogue: Catalogue) -> tuple[Listing, ...]:
         """Every paper's listing, in catalogue order: the same tuple while no edit changes one."""
