@@ -170,7 +170,7 @@ def build_site(config: SiteConfig, report: Report, stages: Stages | None = None,
     out_dir = claim_output_dir(config)
     with stages("restore"):
         signature = cache.inputs_signature(config)
-        outcome = cache.unchanged(config.cache_dir, signature, out_dir) if cached else None
+        outcome = cache.unchanged(config.cache_dir, signature, config.ledger, out_dir) if cached else None
     if outcome:
         report.extend(outcome.warnings)
         stages.finish()
@@ -187,8 +187,7 @@ def build_site(config: SiteConfig, report: Report, stages: Stages | None = None,
         shutil.rmtree(staging, ignore_errors=True)
         stages.finish()
         raise
-    if config.ledger and not config.drafts:
-        record(config.ledger, result.published)
+    outcome = _record(config, result, outcome)
     changed = result.written or result.removed or not remembered or searched != remembered.search
     with stages("save"):
         _save(builder, cache.Remembered(cache.identity(config), builder.parts(), files, searched) if changed else None,
@@ -196,6 +195,13 @@ def build_site(config: SiteConfig, report: Report, stages: Stages | None = None,
     stages.finish()
     return BuildResult(result.pages, len(catalogue.papers), time.perf_counter() - started, result.files,
                        result.redirects, dict(stages.seconds), len(result.written))
+
+
+def _record(config: SiteConfig, result: RenderResult, outcome: cache.Outcome) -> cache.Outcome:
+    """Add what the build published to the ledger; the outcome, with the ledger as left."""
+    if config.ledger and not config.drafts:
+        record(config.ledger, result.published)
+    return replace(outcome, ledger=cache.ledger_signature(config.ledger))
 
 
 def _outcome(signature: str, staging: Path, result: RenderResult, catalogue: Catalogue,

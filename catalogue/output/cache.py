@@ -101,29 +101,35 @@ class Outcome:
     summary: tuple[int, int]
     counts: tuple[int, int]
     warnings: tuple = ()
+    ledger: tuple = ()  # the ledger's size and time as the build left it (it writes the ledger)
 
 
 def inputs_signature(config: SiteConfig) -> str:
-    """Name, size and time of every file a build reads (content, templates, static files, the
-    ledger), the code and the settings: equal signatures, equal output."""
+    """Name, size and time of every file a build reads but the ledger (content, templates,
+    static files), the code and the settings: equal signatures (and ledgers), equal output."""
     digest = hashlib.sha256(repr(identity(config)).encode())
     folders = (config.content_dir, config.templates_dir, config.static_dir)
     for path in sorted(path for folder in folders for path in _files_under(folder)):
         stat = os.stat(path)
         digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
-    if config.ledger and config.ledger.is_file():
-        stat = config.ledger.stat()
-        digest.update(f"ledger\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
     return digest.hexdigest()
+
+
+def ledger_signature(ledger: Path | None) -> tuple:
+    try:
+        stat = ledger.stat() if ledger else None
+    except OSError:
+        return ()
+    return (stat.st_size, stat.st_mtime_ns) if stat else ()
 
 
 def _files_under(folder: Path) -> list[str]:
     return [os.path.join(top, name) for top, _, names in os.walk(folder) for name in names]
 
 
-def unchanged(cache_dir: Path | None, signature: str, out_dir: Path) -> Outcome | None:
-    """The last build's outcome if everything it read has this `signature` still and its output
-    is as it left it (no file changed, none added); None otherwise."""
+def unchanged(cache_dir: Path | None, signature: str, ledger: Path | None, out_dir: Path) -> Outcome | None:
+    """The last build's outcome if everything it read has this `signature` still, the ledger
+    is as it left it and so is its output (no file changed, none added); None otherwise."""
     if cache_dir is None:
         return None
     try:
@@ -131,7 +137,7 @@ def unchanged(cache_dir: Path | None, signature: str, out_dir: Path) -> Outcome 
             outcome = pickle.load(stream)
     except Exception:  # noqa: BLE001 (none, or not ours: build)
         return None
-    if not isinstance(outcome, Outcome) or outcome.inputs != signature:
+    if not isinstance(outcome, Outcome) or (outcome.inputs, outcome.ledger) != (signature, ledger_signature(ledger)):
         return None
     found = output_files(out_dir, set(outcome.files))
     total = sum(len(names) for _, _, names in os.walk(out_dir))
