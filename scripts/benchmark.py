@@ -159,7 +159,7 @@ def hugo_site(content: Path, target: Path) -> None:
 
 def timed(command: list[str], cwd: Path | None = None) -> tuple[float, float, str]:
     """Wall seconds and peak resident MB of a command's whole process tree (every child, such
-    as our second render process and Pagefind, summed; sampled every 50 ms), and its output."""
+    as our second render process and Pagefind, summed; sampled every 250 ms), and its output."""
     started = time.perf_counter()
     process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     peak, done = [0], threading.Event()
@@ -167,7 +167,7 @@ def timed(command: list[str], cwd: Path | None = None) -> tuple[float, float, st
     def sample() -> None:
         while not done.is_set():
             peak[0] = max(peak[0], tree_rss(process.pid))
-            done.wait(0.05)
+            done.wait(0.25)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
@@ -252,6 +252,7 @@ def measure(count: int, runs: int, binary: Path, work: Path, download: bool) -> 
     hugo_site(content, site)
     render_runs, hugo_runs = [], []
     for _ in range(runs):  # alternating, so that a busy moment of the machine hits both
+        shutil.rmtree(work / "ours", ignore_errors=True)  # as for Hugo: no old output to remove
         seconds, peak, _ = ours(code, content, work / "ours", "--no-search", "--fresh")
         render_runs.append((seconds, peak))
         hugo_runs.append(hugo(binary, site, work / "hugo-out"))
