@@ -269,3 +269,20 @@ def test_the_site_address_comes_from_the_site_file_or_from_netlify(built, tmp_pa
     samba = (tmp_path / "out/papers/samba/index.html").read_text()
     assert f'<link rel="canonical" href="{preview}papers/samba/">' in samba
     assert '<meta name="robots" content="noindex">' in samba
+
+
+@pytest.mark.slow
+def test_a_second_build_does_nothing_and_an_edit_renders_only_what_it_touches(project):
+    first = run(project)  # a copy elsewhere: the cache's settings name other folders, so a clean build
+    assert first.returncode == 0, first.stderr[-3000:]
+    again = run(project)
+    assert re.search(r"^  rendered now +\| +0$", again.stdout, re.M), again.stdout
+    assert "load" not in again.stdout.rpartition("stage")[2]  # nothing changed: nothing loaded
+    samba = project / "content/papers/samba.md"
+    samba.write_text(samba.read_text(encoding="utf-8").replace("\n---\n\n", "\n---\n\nRevised. ", 1), encoding="utf-8")
+    edited = run(project)
+    rendered = int(re.search(r"^  rendered now +\| +(\d+)$", edited.stdout, re.M).group(1))
+    assert 0 < rendered < 60, edited.stdout  # its page, its citations, the lists of citations it is in (of 1,266 files)
+    fresh = run(project, "--fresh", "--out", "fresh")
+    assert fresh.returncode == 0, fresh.stderr[-3000:]
+    assert tree(project / "site") == tree(project / "fresh")
