@@ -8,6 +8,8 @@ moved. The result is the same bytes as a clean build (tested).
 Everything is thrown away when the code, the Python or a library that shapes the output
 changes, or the build's settings do: `identity` names all of them. A file of the last output
 whose size or time differs from what the build left (someone edited `site/`) is rendered again.
+A build that finds nothing it reads changed, and the output as the last one left it, does
+nothing at all (`unchanged`, from a small file read before the big one).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from ..files import write_atomic
 STATE_FILE = "build-state.pickle"
 UNCHANGED_FILE = "build-inputs.pickle"  # small: whether anything changed at all, read first
 PACKAGE = Path(__file__).resolve().parent.parent
-LIBRARIES = ("jinja2", "markdown", "markupsafe", "latex2mathml", "python-frontmatter", "pyyaml", "numpy",
+LIBRARIES = ("jinja2", "markdown", "markupsafe", "latex2mathml", "nh3", "python-frontmatter", "pyyaml", "numpy",
              "scipy", "pillow", "pagefind")
 FORMAT = 1  # of the state file; raise it when `Remembered` changes shape
 
