@@ -86,12 +86,6 @@ def remember(cache_dir: Path | None, remembered: Remembered) -> None:
         write_atomic(cache_dir / STATE_FILE, data)
 
 
-def forget(cache_dir: Path | None) -> None:
-    if cache_dir is not None:
-        (cache_dir / STATE_FILE).unlink(missing_ok=True)
-        (cache_dir / UNCHANGED_FILE).unlink(missing_ok=True)
-
-
 @dataclass(frozen=True)
 class Outcome:
     """What a build left, for a next build that finds nothing changed: the signature of
