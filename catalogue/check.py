@@ -10,12 +10,14 @@ from itertools import combinations
 from pathlib import Path
 
 from .config import SiteConfig
+from .content.loader import load_catalogue
 from .content.model import Catalogue
 from .content.source import SOURCES_DIR
 from .content.taxonomy import TAXONOMY_FILE
 from .files import read_lines
 from .importer.slugs import slug_source, slugify
 from .pipeline import check_site
+from .relate.review import ReviewItem, grouped, review_items
 from .report import ContentError, Diagnostic, Report
 
 SHINGLE_WORDS = 5
@@ -109,7 +111,8 @@ def _shingles(text: str) -> set[int]:
 
 def run_check(config: SiteConfig, strict: bool, quiet: bool = False, output: str = "text") -> int:
     """Run a build's every check (writing nothing) and the curation report; print what was
-    found grouped by file, then a summary; the exit status for the command line."""
+    found (grouped by file, as JSON, or as GitHub annotations), then a summary; the exit
+    status for the command line."""
     report = Report()
     catalogue = None
     try:
@@ -117,18 +120,27 @@ def run_check(config: SiteConfig, strict: bool, quiet: bool = False, output: str
         curation_report(catalogue, config.content_dir / TAXONOMY_FILE, report)
     except ContentError as error:
         report.extend(d for d in error.diagnostics if d not in report.diagnostics)
-    shown = [d for d in report.diagnostics if not (quiet and d.severity == "note")]
+    shown = by_file([d for d in report.diagnostics if not (quiet and d.severity == "note")])
     counts = Counter(d.severity for d in report.diagnostics)
     failed = bool(counts["error"]) or (strict and bool(counts["warning"]))
-    papers = len(catalogue.papers) if catalogue else None
     if output == "json":
-        print(json.dumps({"papers": papers, "errors": counts["error"], "warnings": counts["warning"],
-                          "notes": counts["note"], "ok": not failed,
-                          "diagnostics": [_as_json(d) for d in by_file(shown)]}, indent=2, ensure_ascii=False))
+        review = review_items(catalogue, config.content_dir) if catalogue else []
+        print(json.dumps({"papers": len(catalogue.papers) if catalogue else None, "errors": counts["error"],
+                          "warnings": counts["warning"], "notes": counts["note"], "ok": not failed,
+                          "diagnostics": [_as_json(d) for d in shown],
+                          "review": [item.as_json() for item in review]}, indent=2, ensure_ascii=False))
         return 1 if failed else 0
-    for group in _groups(by_file(shown)):
-        print("\n".join(d.from_here() for d in group) + "\n", file=sys.stderr)
-    checked = f"Checked {papers} papers" if catalogue else "Could not check the papers"
+    if output == "github":  # the annotations on standard output, the summary below as always
+        print("".join(f"{github_annotation(d)}\n" for d in shown), end="", flush=True)
+    else:
+        for group in _groups(shown):
+            print("\n".join(d.from_here() for d in group) + "\n", file=sys.stderr)
+    _summary(catalogue, counts, quiet, strict)
+    return 1 if failed else 0
+
+
+def _summary(catalogue: Catalogue | None, counts: Counter, quiet: bool, strict: bool) -> None:
+    checked = f"Checked {len(catalogue.papers)} papers" if catalogue else "Could not check the papers"
     print(f"{checked}: {_count(counts['error'], 'error')}, {_count(counts['warning'], 'warning')}, "
           f"{_count(counts['note'], 'note')}"
           + (" (notes not shown)." if quiet and counts["note"] else "."), file=sys.stderr)
@@ -136,7 +148,6 @@ def run_check(config: SiteConfig, strict: bool, quiet: bool = False, output: str
         print("Fix the errors first: a build would refuse this content.", file=sys.stderr)
     elif strict and counts["warning"]:
         print("--strict: warnings count as errors.", file=sys.stderr)
-    return 1 if failed else 0
 
 
 def by_file(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -165,3 +176,58 @@ def _as_json(diagnostic: Diagnostic) -> dict[str, object]:
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+GITHUB_LEVELS = {"error": "error", "warning": "warning", "note": "notice"}
+
+
+def github_annotation(diagnostic: Diagnostic) -> str:
+    """A GitHub Actions workflow command, which the pull request shows beside the file's line:
+    `::error file=content/papers/x.md,line=3::message — fix`."""
+    where = f"file={_github_escape(_relative(diagnostic.path), True)}"
+    if diagnostic.line:
+        where += f",line={diagnostic.line}"
+    text = f"{diagnostic.message} — {diagnostic.hint}" if diagnostic.hint else diagnostic.message
+    return f"::{GITHUB_LEVELS[diagnostic.severity]} {where}::{_github_escape(text, False)}"
+
+
+def _github_escape(text: str, property_value: bool) -> str:
+    """The escapes GitHub's toolkit applies (`%`, line ends; `:` and `,` inside properties)."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if property_value else text
+
+
+def _relative(path: Path | str) -> str:
+    """A path from the working folder (the repository's root in CI), as annotations name files."""
+    try:
+        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def run_review(content_dir: Path, output: str = "text") -> int:
+    """`build.py review`: load the catalogue (drafts too) and print what needs a person, grouped;
+    1 only if the content cannot be loaded (then its errors are printed)."""
+    report = Report()
+    try:
+        catalogue = load_catalogue(content_dir, report, drafts=True)
+    except ContentError as error:
+        for diagnostic in error.diagnostics:
+            print(diagnostic.from_here(), file=sys.stderr)
+        print("Fix these errors first: `python build.py check` lists them too.", file=sys.stderr)
+        return 1
+    items = review_items(catalogue, content_dir)
+    if output == "json":
+        print(json.dumps({"papers": len(catalogue.papers), "review": [item.as_json() for item in items]},
+                         indent=2, ensure_ascii=False))
+        return 0
+    for heading, group in grouped(items).items():
+        print(f"{heading} ({len(group)})\n" + "\n".join(map(_review_line, group)) + "\n")
+    print(f"{_count(len(items), 'item')} to review in {len(catalogue.papers)} papers.")
+    return 0
+
+
+def _review_line(item: ReviewItem) -> str:
+    where = _relative(item.path) + (f":{item.line}" if item.line else "")
+    detail = f"\n      {item.detail}" if item.detail else ""
+    return f"  {where}: {item.message} — {item.hint}{detail}"

@@ -8,7 +8,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from .check import run_check
+from .check import run_check, run_review
 from .config import LEDGER_FILE, PROJECT_ROOT, SiteConfig
 from .content.site import read_site_settings
 from .importer.lists import import_lists
@@ -28,6 +28,7 @@ DESCRIPTION = """Build the paper catalogue.
   python build.py                     load content/, render every page into site/, index with Pagefind
   python build.py --watch             serve on 127.0.0.1:8000, rebuild on every edit, reload the browser
   python build.py check [--strict]    validate content/ and print what still needs curating
+  python build.py review              list what needs a person's decision, grouped
   python build.py import LIST...      turn raw paper lists into content/papers/*.md (never overwrites)
 
 Every error names file:line and says how to fix it; a failed build leaves site/ as it was."""
@@ -40,21 +41,8 @@ def make_parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", help="render the site (the default command)")
     _build_options(parser)
     _build_options(build, inherit=True)
-    check = commands.add_parser(
-        "check", help="validate content/ and report what still needs curating",
-        description="Run every check a build runs (content, the published-URL ledger, templates, "
-                    "links), writing nothing, then list titles still derived, papers with fewer "
-                    "than 2 tags, tags used once or never, papers without code, near-duplicate "
-                    "abstracts and slugs that no longer match their titles, grouped by file. "
-                    "Exits 1 on errors, or on warnings with --strict.")
-    check.add_argument("--strict", action="store_true", help="treat warnings as errors (for CI)")
-    check.add_argument("--quiet", action="store_true", help="errors and warnings only, no notes")
-    check.add_argument("--format", choices=("text", "json"), default="text",
-                       help="json: one object with every diagnostic, on standard output")
-    for name, help_text in (("--content", "content folder (default: content/)"),
-                            ("--templates", "Jinja2 templates (default: templates/)"),
-                            ("--static", "static files (default: static/)")):
-        check.add_argument(name, type=Path, default=argparse.SUPPRESS, metavar="DIR", help=help_text)
+    _check_parser(commands)
+    _review_parser(commands)
     imports = commands.add_parser(
         "import", help="add papers from raw lists to content/papers/",
         description="Turn raw paper lists (a venue header, then one abstract a paragraph) into "
@@ -69,6 +57,36 @@ def make_parser() -> argparse.ArgumentParser:
     imports.add_argument("--content", type=Path, default=argparse.SUPPRESS, metavar="DIR",
                          help="content folder (default: content/)")
     return parser
+
+
+def _check_parser(commands) -> None:
+    check = commands.add_parser(
+        "check", help="validate content/ and report what still needs curating",
+        description="Run every check a build runs (content, the published-URL ledger, templates, "
+                    "links), writing nothing, then list titles still derived, papers with fewer "
+                    "than 2 tags, tags used once or never, papers without code, near-duplicate "
+                    "abstracts and slugs that no longer match their titles, grouped by file. "
+                    "Exits 1 on errors, or on warnings with --strict.")
+    check.add_argument("--strict", action="store_true", help="treat warnings as errors (for CI)")
+    check.add_argument("--quiet", action="store_true", help="errors and warnings only, no notes")
+    check.add_argument("--format", choices=("text", "json", "github"), default="text",
+                       help="json: one object with every diagnostic and the review list, on standard "
+                            "output; github: GitHub Actions annotations, shown beside the lines")
+    for name, help_text in (("--content", "content folder (default: content/)"),
+                            ("--templates", "Jinja2 templates (default: templates/)"),
+                            ("--static", "static files (default: static/)")):
+        check.add_argument(name, type=Path, default=argparse.SUPPRESS, metavar="DIR", help=help_text)
+
+
+def _review_parser(commands) -> None:
+    review = commands.add_parser(
+        "review", help="list what needs a person: derived titles, doubtful tags, duplicates, name variants",
+        description="Load content/ (drafts too) and list, grouped, the decisions only a curator can "
+                    "make, each with the file to edit and how. Watch mode shows the same list at /_review/.")
+    review.add_argument("--format", choices=("text", "json"), default="text",
+                        help="json: the list as one object, on standard output")
+    review.add_argument("--content", type=Path, default=argparse.SUPPRESS, metavar="DIR",
+                        help="content folder (default: content/)")
 
 
 def _build_options(parser: argparse.ArgumentParser, inherit: bool = False) -> None:
@@ -116,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "import":
             import_lists(args.lists, args.content, args.metadata, report, update=args.update)
             return 1 if report.errors else 0
+        if args.command == "review":
+            return run_review(getattr(args, "content", SiteConfig.content_dir), args.format)
         if args.command == "check":
             config = replace(_config(args, OUT_DIR), social_images=False, cache_dir=None)
             return run_check(config, args.strict, args.quiet, args.format)

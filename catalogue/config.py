@@ -45,6 +45,11 @@ class SiteConfig:
         return not self.search and path.removesuffix("index.html") == urls.SEARCH
 
     @property
+    def curating(self) -> bool:
+        """A watch-mode preview (drafts shown, site files left out): it also shows the review page."""
+        return self.drafts and not self.site_files
+
+    @property
     def base_path(self) -> str:
         """The URL path the site lives under, `/` or `/catalogue/`."""
         path = urlparse(self.base_url).path or "/"

@@ -17,6 +17,7 @@ MAP = "map/"
 READING_LIST = "reading-list/"
 SEARCH = "search/"
 ABOUT = "about/"
+REVIEW = "_review/"  # watch mode's list of what needs a curator: never in a published build
 NOT_FOUND = "404.html"
 FEED = "feed.xml"
 BIBTEX = "papers.bib"  # the whole catalogue's citations; a venue's and a tag's in their folders

@@ -91,6 +91,8 @@ def test_watch_serves_the_real_catalogue_and_follows_edits(watching):
     for path in PAGES:
         status, html = server.get(path)
         assert status == 200 and OVERLAY not in html, (path, status, "\n".join(server.lines))
+    status, html = server.get("_review/")  # the review list, while curating only
+    assert status == 200 and "<h1>To review</h1>" in html and '<a href="/_review/">To review</a>' in html
     samba = project / "content/papers/samba.md"
     good = samba.read_text()
     samba.write_text(good.replace("title: 'Samba: Simple Hybrid", "title: 'Samba: Simply Hybrid"))
@@ -165,6 +167,12 @@ def test_check_and_build_find_the_same_errors(project, breakage, expected):
     pattern = re.escape(expected).replace(re.escape("{line}"), r"\d+")
     assert any(re.match(pattern, line) for line in errors(check.stderr)), check.stderr[-2000:]
     assert tree(project / "site", mtimes=True) == site  # the last good site, untouched
+
+
+@pytest.mark.slow
+def test_a_published_build_has_no_review_page_and_no_link_to_one(built):
+    assert not (built / "site" / "_review").exists()
+    assert "/_review/" not in (built / "site" / "index.html").read_text()
 
 
 @pytest.mark.slow

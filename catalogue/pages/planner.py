@@ -5,12 +5,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from .. import urls
 from ..config import SiteConfig
 from ..content.model import Catalogue, Listing, Paper, Taxonomy
 from ..relate.maps import MAP_SIZE, MainTheme, MapPoint, geometry, home_map, topic_map
 from ..relate.related import RelatedViews
+from ..relate.review import grouped, review_items
 from ..relate.similarity import NOTHING, Similarity
 from . import lists, site_files
 from .lists import LISTING, counts, venue_theme_matrix
@@ -57,6 +59,8 @@ class Planner:
                   self._group(MOVED, (catalogue.redirects,), _moved_pages, catalogue)]
         if self.config.site_files:
             groups += self._site_files(catalogue, groups)
+        if self.config.curating:
+            groups.append(self._group("review", (catalogue.papers,), _review, catalogue, self.config.content_dir))
         return groups
 
     def _group(self, group_id: str, inputs: tuple, make: Callable, *args) -> PageGroup:
@@ -225,6 +229,14 @@ class Planner:
 
 def _single(path: str, template: str, title: str, context: dict, crumbs: tuple = ()) -> tuple[Page]:
     return (Page(path, template, title, crumbs, context),)
+
+
+def _review(catalogue: Catalogue, content_dir: Path) -> tuple[Page]:
+    """Watch mode's review page: each item with the file to edit, named from the project folder."""
+    project = content_dir.resolve().parent
+    groups = {heading: [(item, Path(item.path).resolve().relative_to(project).as_posix()) for item in items]
+              for heading, items in grouped(review_items(catalogue, content_dir)).items()}
+    return (Page(urls.REVIEW, "review.html", "To review", (("To review", urls.REVIEW),), {"groups": groups}),)
 
 
 def _one(make: Callable[..., Page], *args) -> tuple[Page]:

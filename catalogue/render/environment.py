@@ -10,6 +10,7 @@ from pathlib import Path
 
 import jinja2
 import jinja2.meta
+import markupsafe
 
 from .. import urls
 from ..config import SiteConfig
@@ -37,7 +38,16 @@ def make_environment(config: SiteConfig) -> jinja2.Environment:
         venue_url=lambda venue: base + urls.venue(venue.slug),
         theme_url=lambda theme: base + urls.theme(getattr(theme, "id", theme)))
     env.filters["long_date"] = long_date
+    env.filters["code_spans"] = code_spans
     return env
+
+
+def code_spans(text: str) -> markupsafe.Markup:
+    """A message as the terminal prints it, `a field` in backticks, as HTML with <code>."""
+    parts = str(markupsafe.escape(text)).split("`")
+    if len(parts) % 2 == 0:  # an odd backtick: no spans
+        return markupsafe.Markup("`".join(parts))
+    return markupsafe.Markup("".join(f"<code>{part}</code>" if i % 2 else part for i, part in enumerate(parts)))
 
 
 def long_date(iso: str) -> str:

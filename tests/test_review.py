@@ -1,0 +1,110 @@
+"""The review list (`build.py review`, `check --format json`, watch mode's /_review/ page) and
+`check --format github`, on toy sites; the real catalogue's are in test_real_catalogue."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import Scratch, paper
+from helpers import build_py
+
+from catalogue.check import github_annotation
+from catalogue.content.loader import load_catalogue
+from catalogue.pipeline import build_site
+from catalogue.report import Diagnostic, Report
+from catalogue.relate.review import author_variants, review_items
+
+
+def _authors(scratch: Scratch, *names_per_paper: str) -> None:
+    for number, names in enumerate(names_per_paper):
+        scratch.write(f"content/papers/p{number}.md", paper(
+            f"p{number}", f"Paper {number}", extra=f"authors: [{names}]\n",
+            body=f"Paper {number} compresses the KV cache with sparse attention, in its own way {number}."))
+
+
+def test_a_derived_title_is_listed_with_the_opening_of_its_abstract(small_site: Scratch):
+    path = small_site.content / "papers" / "rocketkv.md"
+    path.write_text(path.read_text().replace("title_source: curated", "title_source: derived"))
+    items = review_items(load_catalogue(small_site.content, Report()), small_site.content)
+    assert [(item.kind, item.path, item.line, item.slug) for item in items] == [("title", path, 2, "rocketkv")]
+    assert items[0].message == "“RocketKV: Two-Stage KV Cache Compression”"
+    assert items[0].detail == "We compress the KV cache with sparse attention."
+
+
+def test_names_that_could_be_one_person_are_listed_once_with_the_fix(scratch: Scratch):
+    _authors(scratch, "Marcos V. Treviso, Wei Zhang", "Marcos Treviso, Wen Zhang", "Marcos Treviso, J. Smith",
+             "John Smith")
+    found = author_variants(load_catalogue(scratch.content, Report()), scratch.content)
+    assert [item.message for item in found] == [
+        "`J. Smith` (1 paper) and `John Smith` (1 paper) may be one person",
+        "`Marcos V. Treviso` (1 paper) and `Marcos Treviso` (2 papers) may be one person"]
+    assert found[1].hint.startswith("if they are, add `- [Marcos Treviso, Marcos V. Treviso]` to content/authors.yaml")
+    assert found[1].slug == "p0" and found[1].detail == "`Marcos V. Treviso` in p0.md, line 7"
+
+
+def test_names_the_authors_file_joins_are_not_listed(scratch: Scratch):
+    _authors(scratch, "Marcos V. Treviso", "Marcos Treviso")
+    scratch.write("content/authors.yaml", "authors:\n  - [Marcos Treviso, Marcos V. Treviso]\n")
+    assert author_variants(load_catalogue(scratch.content, Report()), scratch.content) == []
+
+
+def test_build_py_review_prints_the_list_grouped_and_as_json(code: Path, small_site: Scratch):
+    path = small_site.content / "papers" / "icv.md"
+    path.write_text(path.read_text().replace("title_source: curated", "title_source: derived"))
+    done = build_py(code, "review", "--content", str(small_site.content), cwd=small_site.root)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[:3] == [
+        "Titles still derived from the abstract (1)",
+        "  content/papers/icv.md:2: “In-context Vectors” — read the paper's real title, write it as `title:`, "
+        "then set `title_source: curated`",
+        "      In-context learning with vectors, shifting latent states by $\\alpha$."]
+    assert done.stdout.rstrip().endswith("1 item to review in 3 papers.")
+    as_json = json.loads(build_py(code, "review", "--format", "json", "--content", str(small_site.content)).stdout)
+    assert [(item["kind"], item["slug"], item["line"]) for item in as_json["review"]] == [("title", "icv", 2)]
+
+
+def test_review_of_broken_content_names_the_error_and_fails(code: Path, small_site: Scratch):
+    small_site.write("content/papers/bad.md", paper("bad", "Bad", tags="[no-such-tag]"))
+    done = build_py(code, "review", "--content", str(small_site.content), cwd=small_site.root)
+    assert done.returncode == 1 and done.stdout == ""
+    assert "content/papers/bad.md:6: unknown tag `no-such-tag`" in done.stderr
+
+
+def test_check_as_github_annotations_names_file_and_line(code: Path, small_site: Scratch):
+    small_site.write("content/papers/bad.md", paper("bad", "Bad", tags="[no-such-tag]"))
+    done = build_py(code, "check", "--quiet", "--format", "github", "--content", str(small_site.content),
+                    cwd=small_site.root)
+    assert done.returncode == 1
+    errors = [line for line in done.stdout.splitlines() if line.startswith("::error ")]
+    assert errors and errors[0].startswith("::error file=content/papers/bad.md,line=6::unknown tag `no-such-tag`")
+    assert "1 error" in done.stderr  # the summary is still printed, for the log
+
+
+def test_github_annotations_escape_what_would_end_a_command():
+    line = github_annotation(Diagnostic(Path("a,b:c.md"), 2, "50% off\nnext", "fix, now", "warning"))
+    assert line == "::warning file=a%2Cb%3Ac.md,line=2::50%25 off%0Anext — fix, now"
+    assert github_annotation(Diagnostic("x.md", 0, "m", "", "note")) == "::notice file=x.md::m"
+
+
+def test_check_as_json_carries_the_review_list(code: Path, small_site: Scratch):
+    path = small_site.content / "papers" / "samba.md"
+    path.write_text(path.read_text().replace("title_source: curated", "title_source: derived"))
+    done = build_py(code, "check", "--format", "json", "--content", str(small_site.content), cwd=small_site.root)
+    found = json.loads(done.stdout)
+    assert [(item["kind"], item["path"], item["slug"]) for item in found["review"]] == [
+        ("title", str(path), "samba")]
+
+
+def test_the_review_page_is_made_while_curating_only(small_site: Scratch):
+    path = small_site.content / "papers" / "samba.md"
+    path.write_text(path.read_text().replace("title_source: curated", "title_source: derived"))
+    build_site(small_site.config(search=False, social_images=False), Report())
+    assert not (small_site.site / "_review").exists()
+    watch = small_site.config(out_dir=small_site.root / "preview", drafts=True, site_files=False, search=False,
+                              social_images=False)
+    build_site(watch, Report())
+    page = (small_site.root / "preview" / "_review" / "index.html").read_text()
+    assert '<a href="/papers/samba/">“Samba: Simple Hybrid State Space Models”</a>' in page
+    assert "Edit <code>content/papers/samba.md:2</code>: read the paper&#39;s real title" in page
+    assert '<a href="/_review/">To review</a>' in page
