@@ -72,9 +72,8 @@ def run(args: argparse.Namespace, report: Report) -> int:
     """Compute the change, print it, and (unless --dry-run) make it; 1 if anything failed."""
     if args.command == "retag" and not (args.add or args.remove):
         report.error("retag", 0, "nothing to do", "give --add TAG or --remove TAG")
-        return 1
     try:
-        transaction = _transaction(args, report)
+        transaction = None if report.errors else _transaction(args, report)
     except ContentError as error:
         report.extend(error.diagnostics)
         transaction = None

@@ -71,7 +71,7 @@ def split_tag(content_dir: Path, old: str, new: list[str], default: str | None,
         return None
     taxonomy.remove_tag(old)
     return _change(content_dir, catalogue, taxonomy, {old: new}, {old: default or new[0]},
-                   lambda paper: substitute(paper.tags, {old: chosen[paper.path]}))
+                   lambda paper: substitute(paper.tags, {old: chosen.get(paper.path, [])}))
 
 
 def substitute(tags: tuple[str, ...] | list[str], mapping: dict[str, list[str]]) -> list[str]:

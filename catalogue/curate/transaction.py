@@ -10,7 +10,7 @@ from typing import Any
 
 from ..config import LEDGER_FILE, SiteConfig
 from ..content.loader import load_catalogue
-from ..content.model import Catalogue
+from ..content.model import FIELD_ORDER, Catalogue
 from ..content.site import read_site_settings
 from ..content.source import PageSource, parse_source, with_fields
 from ..files import ChangedMeanwhile, decode_text, replace_all, restore_all
@@ -39,7 +39,7 @@ class Transaction:
     def rewrite(self, source: PageSource, fields: dict[str, Any]) -> None:
         """Set front-matter fields of a paper file, every other byte kept; the new text is read
         back and must hold exactly the old fields with these set, and the same abstract."""
-        fields = {key: value for key, value in fields.items() if source.meta.get(key) != value}
+        fields = {key: fields[key] for key in sorted(fields, key=_written_order) if source.meta.get(key) != fields[key]}
         if not fields:
             return
         text = with_fields(source, fields)
@@ -130,6 +130,11 @@ def site_errors(content_dir: Path) -> list[Diagnostic]:
     except ContentError as error:
         report.extend(d for d in error.diagnostics if d not in report.diagnostics)
     return report.errors
+
+
+def _written_order(key: str) -> int:
+    """New fields go in the order tools write them (`with_fields` adds them as given)."""
+    return FIELD_ORDER.index(key) if key in FIELD_ORDER else len(FIELD_ORDER)
 
 
 def _key(diagnostic: Diagnostic) -> tuple[str, str]:
