@@ -100,6 +100,55 @@ def test_merge_removes_the_others_appends_their_phrases_and_lists_the_tag_once(s
     assert "tag `sparse-attention` removed (its papers take `kv-cache`)" in capsys.readouterr().out
 
 
+def test_block_lists_and_a_missing_phrases_key_are_rewritten_in_place(scratch):
+    taxonomy = scratch.write("content/taxonomy.yaml", """\
+tags:
+  - id: a
+    label: A
+    description: The first.
+  - id: b
+    label: B
+    description: The second.
+    phrases:
+      - "bee"   # a block list
+      - "bees"
+
+  # --- the rest ---
+  - id: c
+    label: C
+    description: The third.
+themes:
+  - id: t
+    title: T
+    description: All.
+    tags:
+      - a
+      - b
+      - c
+""")
+    scratch.write("content/papers/one.md", paper("one", "One", tags="[b, c]"))
+    scratch.write("content/papers/two.md", paper("two", "Two", tags="[a]"))
+    assert curate(scratch, "tags", "merge", "b", "a") == 0
+    assert taxonomy.read_text() == """\
+tags:
+  - id: a
+    label: A
+    description: The first.
+    phrases: ["bee", "bees"]
+
+  # --- the rest ---
+  - id: c
+    label: C
+    description: The third.
+themes:
+  - id: t
+    title: T
+    description: All.
+    tags: [a, c]
+"""
+    assert [p.tags for p in load_catalogue(scratch.content, Report()).papers] == [("a", "c"), ("a",)]
+
+
 def test_split_needs_the_new_tags_and_a_default_for_papers_matching_none(site, capsys):
     assert curate(site, "tags", "split", "kv-cache", "cache-compression") == 1
     assert "tag `cache-compression` is not in the taxonomy yet — add `- id: cache-compression` (with label, " \
@@ -174,7 +223,7 @@ def test_dry_run_prints_each_change_and_writes_nothing(site, capsys):
 @pytest.mark.parametrize(("command", "message"), [
     (("tags", "rename", "kv-cahce", "x"), "no tag `kv-cahce` in the taxonomy — did you mean `kv-cache`?"),
     (("tags", "rename", "kv-cache", "sparse-attention"),
-     ":6: tag `sparse-attention` exists already — to make the two one, run `python build.py tags merge OLD sparse-attention`"),
+     ":6: tag `sparse-attention` exists already — to make the two one, run `python build.py tags merge kv-cache sparse-attention`"),
     (("tags", "rename", "kv-cache", "KV_Cache"), "`KV_Cache` is not a valid tag id"),
     (("tags", "merge", "kv-cache", "kv-cache"), "nothing to merge into `kv-cache`"),
     (("tags", "merge", "kv-cache", "sparse-attention", "caching"), "no tag `caching` in the taxonomy"),

@@ -21,7 +21,7 @@ Retag = Callable[[Paper], list[str]]  # a paper's new tags
 def rename_tag(content_dir: Path, old: str, new: str, report: Report) -> Transaction | None:
     """OLD becomes NEW everywhere; its label and description stay, for the curator to edit."""
     loaded = _load(content_dir, report)
-    if loaded is None or not _known(loaded[1], [old], report) or not _new_id(loaded[1], new, report):
+    if loaded is None or not _known(loaded[1], [old], report) or not _new_id(loaded[1], old, new, report):
         return None
     catalogue, taxonomy = loaded
     taxonomy.rename_tag(old, new)
@@ -126,10 +126,10 @@ def _known(taxonomy: TaxonomyText, tags: list[str], report: Report) -> bool:
     return not unknown
 
 
-def _new_id(taxonomy: TaxonomyText, new: str, report: Report) -> bool:
+def _new_id(taxonomy: TaxonomyText, old: str, new: str, report: Report) -> bool:
     if new in taxonomy.tag_ids:
         report.error(taxonomy.path, taxonomy.line_of_tag(new), f"tag `{new}` exists already",
-                     f"to make the two one, run `python build.py tags merge OLD {new}`")
+                     f"to make the two one, run `python build.py tags merge {old} {new}`")
     elif not SLUG_PATTERN.match(new):
         report.error("tags rename", 0, f"`{new}` is not a valid tag id",
                      "use lower-case ASCII letters, digits and single hyphens")
