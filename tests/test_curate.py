@@ -207,6 +207,15 @@ def test_a_change_the_build_would_refuse_is_undone(small_site, capsys):
     assert content(small_site) == before
 
 
+def test_errors_the_content_had_before_do_not_stop_a_change_that_adds_none(site, capsys):
+    site.write("content/papers/note.md", paper("note", "Note", body="See [a paper](/papers/nowhere/)."))
+    assert curate(site, "tags", "rename", "kv-cache", "key-value-cache") == 0
+    captured = capsys.readouterr()
+    assert "content/ had 1 error(s) before this change; this change adds none" in captured.err
+    assert "Changed 5 files; content/'s errors are as they were." in captured.out
+    assert "tags: [key-value-cache, sparse-attention]" in site.papers()["note.md"]
+
+
 def test_dry_run_prints_each_change_and_writes_nothing(site, capsys):
     before = content(site)
     for command in (("tags", "rename", "kv-cache", "key-value-cache"), ("merge", "rocketkv", "icv"),
@@ -264,13 +273,13 @@ def test_retag_picks_papers_by_venue_words_and_groups(site, capsys):
     assert curate(site, "retag", "--where", 'venue:"ICML 2024" vectors OR text:hybrid', "--add", "long-tailed-learning",
                   "--remove", "in-context-learning") == 0
     out = capsys.readouterr().out
-    assert "2 paper(s) match" in out
+    assert "2 papers match" in out
     papers = site.papers()
     assert "tags: [kv-cache, long-tailed-learning]\n" in papers["icv.md"]
     assert "tags: [state-space-models, sparse-attention, long-tailed-learning]\n" in papers["samba.md"]
     assert "tags: [kv-cache, sparse-attention]\n" in papers["rocketkv.md"]
     assert curate(site, "retag", "--where", "vector", "--add", "kv-cache") == 0  # whole words: no paper
-    assert "0 paper(s) match `vector`" in capsys.readouterr().out
+    assert "0 papers match `vector`" in capsys.readouterr().out
     assert curate(site, "retag", "--where", "venue:icml-2024 tag:kv-cache", "--add", "kv-cache") == 0
     assert "icv: already as asked" in capsys.readouterr().out
 
@@ -317,7 +326,7 @@ def test_merging_two_real_papers_and_retagging_a_real_venue(real, tmp_path):
     assert "tags: [state-space-models, length-extrapolation, long-document-understanding]\n" in text
     retagged = run(project, "retag", "--where", 'venue:"ICML 2024"', "--add", "benchmarks-evaluation")
     assert retagged.returncode == 0, retagged.stderr
-    assert "19 paper(s) match `venue:\"ICML 2024\"`" in retagged.stdout
+    assert "19 papers match `venue:\"ICML 2024\"`" in retagged.stdout
     built = run(project)
     assert built.returncode == 0, built.stderr[-3000:]
     assert re.search(r"Built \d+ pages \(94 papers;", built.stdout)

@@ -78,7 +78,7 @@ def retag(content_dir: Path, query: str, add: list[str], remove: list[str], repo
         return None
     chosen = [paper for paper in catalogue.papers if any(all(t.matches(paper) for t in group) for group in groups)]
     transaction = Transaction(content_dir)
-    transaction.notes.append(f"{len(chosen)} paper(s) match `{query}`")
+    transaction.notes.append(f"{len(chosen)} paper{' matches' if len(chosen) == 1 else 's match'} `{query}`")
     for paper in chosen:
         tags = list(dict.fromkeys([*(t for t in paper.tags if t not in remove), *add]))
         if not tags:
