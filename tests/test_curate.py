@@ -97,7 +97,9 @@ def test_merge_removes_the_others_appends_their_phrases_and_lists_the_tag_once(s
     papers = site.papers()
     assert "tags: [kv-cache]\n" in papers["rocketkv.md"]
     assert "tags: [state-space-models, kv-cache]\n" in papers["samba.md"]
-    assert "tag `sparse-attention` removed (its papers take `kv-cache`)" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "tag `sparse-attention` removed (its papers take `kv-cache`)" in out
+    assert "tag `kv-cache` phrases: + 'sparse attention', 'top-k attention'" in out
 
 
 def test_block_lists_and_a_missing_phrases_key_are_rewritten_in_place(scratch):

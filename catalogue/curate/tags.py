@@ -106,6 +106,11 @@ def _taxonomy_what(taxonomy: TaxonomyText, moves: dict[str, str], mapping: dict[
     lines = [f"tag `{old}` renamed `{new}`" if new not in taxonomy.tag_ids
              else f"tag `{old}` removed (its papers take {', '.join(f'`{t}`' for t in mapping[old])})"
              for old, new in moves.items()]
+    for entry in (e for e in taxonomy.expected["tags"] if e["id"] in taxonomy.tag_ids):
+        had = taxonomy.entry(entry["id"]).get("phrases") or []
+        added = [phrase for phrase in entry.get("phrases") or [] if phrase not in had]
+        if added:
+            lines.append(f"tag `{entry['id']}` phrases: + {', '.join(map(repr, added))}")
     for before, after in zip(taxonomy.data["themes"], taxonomy.expected["themes"]):
         if before["tags"] != after["tags"]:
             lines.append(f"theme `{before['id']}` tags: [{', '.join(before['tags'])}] → [{', '.join(after['tags'])}]")
