@@ -11,6 +11,7 @@ from pathlib import Path
 from .check import run_check, run_review
 from .config import LEDGER_FILE, PROJECT_ROOT, SiteConfig
 from .content.site import read_site_settings
+from .curate import commands as curate
 from .importer.lists import import_lists
 from .output.search import SearchIndexError
 from .pipeline import build_site
@@ -30,6 +31,9 @@ DESCRIPTION = """Build the paper catalogue.
   python build.py check [--strict]    validate content/ and print what still needs curating
   python build.py review              list what needs a person's decision, grouped
   python build.py import LIST...      turn raw paper lists into content/papers/*.md (never overwrites)
+  python build.py tags rename A B     rename (or merge, split) a tag: papers, taxonomy, redirects
+  python build.py merge KEEP DROP     make two files of one paper one (DROP's slug becomes an alias)
+  python build.py retag --where Q --add TAG   retag the papers a query picks (each: --dry-run)
 
 Every error names file:line and says how to fix it; a failed build leaves site/ as it was."""
 
@@ -56,6 +60,7 @@ def make_parser() -> argparse.ArgumentParser:
                               "metadata's title, authors and links (curated papers are left alone)")
     imports.add_argument("--content", type=Path, default=argparse.SUPPRESS, metavar="DIR",
                          help="content folder (default: content/)")
+    curate.add_parsers(commands)
     return parser
 
 
@@ -136,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
             return 1 if report.errors else 0
         if args.command == "review":
             return run_review(getattr(args, "content", SiteConfig.content_dir), args.format)
+        if args.command in curate.COMMANDS:
+            return curate.run(args, report)
         if args.command == "check":
             config = replace(_config(args, OUT_DIR), social_images=False, cache_dir=None)
             return run_check(config, args.strict, args.quiet, args.format)

@@ -24,7 +24,11 @@ _CONFLICT = re.compile(r"^(?:<{7}|>{7}|\|{7})(?: |$)", re.MULTILINE)  # what git
 def read_text(path: Path) -> str:
     """The file's text, a BOM dropped and every line end made `\\n`. Raises ContentError at the
     line of the first byte that is not UTF-8, and OSError if the file cannot be read."""
-    data = path.read_bytes()
+    return decode_text(path.read_bytes(), path)
+
+
+def decode_text(data: bytes, path: Path) -> str:
+    """`read_text` of bytes already in memory (a file's new text, checked before it is written)."""
     bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
     try:
         text = data[bom:].decode("utf-8")
@@ -90,6 +94,61 @@ def write_new(target: Path, data: bytes | str) -> None:
         os.link(temporary, target)
     finally:
         temporary.unlink(missing_ok=True)
+
+
+class ChangedMeanwhile(Exception):
+    """A file to be replaced is no longer what the change was computed from (someone saved it)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        super().__init__(f"{path} changed while the change was being made")
+
+
+def replace_all(changes: dict[Path, bytes | None], originals: dict[Path, bytes | None]) -> None:
+    """Give every file its new bytes (None: delete it), or leave every one as it was: each is
+    written to a temporary file beside its target, then all are renamed into place; if any step
+    fails, the files already replaced get their `originals` back (None: it did not exist) and
+    the error is raised again. Raises ChangedMeanwhile, changing nothing, if a file no longer
+    holds its original bytes."""
+    temporaries: dict[Path, Path] = {}
+    done: list[Path] = []
+    try:
+        for target, data in changes.items():
+            if data is not None:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                temporaries[target] = _temporary(target)
+                temporaries[target].write_bytes(data)
+        for target in changes:
+            if _current(target) != originals[target]:
+                raise ChangedMeanwhile(target)
+        for target, data in changes.items():
+            if data is None:
+                target.unlink()
+            else:
+                os.replace(temporaries[target], target)
+            done.append(target)
+    except BaseException:
+        restore_all({target: originals[target] for target in done})
+        raise
+    finally:
+        for temporary in temporaries.values():
+            temporary.unlink(missing_ok=True)
+
+
+def restore_all(originals: dict[Path, bytes | None]) -> None:
+    """Put back each file's original bytes; remove those that did not exist (None)."""
+    for target, data in originals.items():
+        if data is None:
+            target.unlink(missing_ok=True)
+        elif _current(target) != data:
+            write_atomic(target, data)
+
+
+def _current(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
 
 
 def prune_empty_dirs(folder: Path, root: Path) -> None:

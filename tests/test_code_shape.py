@@ -16,7 +16,7 @@ LAYERS = [
     {"render"},
     {"output"},
     {"pipeline"},
-    {"serve", "check"},
+    {"serve", "check", "curate"},
     {"cli"},
 ]
 RANK = {part: rank for rank, parts in enumerate(LAYERS) for part in parts}

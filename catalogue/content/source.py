@@ -77,7 +77,11 @@ def is_editors_file(name: str) -> bool:
 
 def read_source(path: Path) -> PageSource:
     """Split a file into front matter and body; raise ContentError naming the line."""
-    lines = read_lines(path)
+    return parse_source(path, read_lines(path))
+
+
+def parse_source(path: Path, lines: list[str]) -> PageSource:
+    """`read_source` of a file's lines (`read_lines`), such as a new text not yet written."""
     if lines[0].rstrip() != "---":
         raise _error(path, 1, "no front matter",
                      "start the file with a `---` line, the YAML fields, and another `---` line")

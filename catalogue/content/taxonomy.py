@@ -107,6 +107,11 @@ def suggest_tags(title: str, abstract: str, taxonomy: Taxonomy) -> tuple[str, ..
     return tuple(ranked[:MAX_SUGGESTED_TAGS])
 
 
+def phrase_occurs(phrase: str, text: str) -> bool:
+    """Whether a tag's phrase occurs in lower-cased text, as `suggest_tags` matches it."""
+    return _phrase_pattern(phrase).search(text) is not None
+
+
 def _count(phrase: str, text: str) -> int:
     return len(_phrase_pattern(phrase).findall(text))
 

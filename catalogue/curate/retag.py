@@ -1,0 +1,91 @@
+"""`retag --where QUERY --add TAG [--remove TAG]`: tags added to (or taken from) the papers a
+query picks, by tag, venue, words or title source."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..content.model import Paper
+from ..content.source import read_source
+from ..content.taxonomy import TAXONOMY_FILE
+from ..report import Report
+from .transaction import Transaction, load_content
+
+FIELDS = ("tag", "venue", "text", "title_source", "slug")
+
+
+@dataclass(frozen=True)
+class Term:
+    """One condition of a query: `tag:kv-cache`, `venue:ICML 2024`, a word."""
+
+    field: str
+    value: str
+
+    def matches(self, paper: Paper) -> bool:
+        if self.field == "tag":
+            return self.value in paper.tags
+        if self.field == "venue":
+            return self.value.casefold() in (paper.venue.label.casefold(), paper.venue.slug)
+        if self.field == "title_source":
+            return paper.title_source == self.value
+        if self.field == "slug":
+            return paper.slug == self.value
+        words = r"\s+".join(map(re.escape, self.value.casefold().split()))
+        return re.search(rf"(?<!\w){words}(?!\w)", f"{paper.title}\n{paper.body}".casefold()) is not None
+
+
+def parse_query(query: str) -> list[list[Term]]:
+    """Groups of terms, joined by `OR`; the terms of a group must all match. Raises ValueError."""
+    try:
+        words = shlex.split(query)
+    except ValueError as error:
+        raise ValueError(f"cannot read the query ({error})") from None
+    groups: list[list[Term]] = [[]]
+    for word in words:
+        if word == "OR":
+            groups.append([])
+            continue
+        field, colon, value = word.partition(":")
+        if not colon or field not in FIELDS:
+            field, value = "text", word
+        if not value:
+            raise ValueError(f"`{word}` names no value")
+        groups[-1].append(Term(field, value))
+    if not all(groups):
+        raise ValueError("`OR` needs terms on both sides")
+    return groups
+
+
+def retag(content_dir: Path, query: str, add: list[str], remove: list[str], report: Report) -> Transaction | None:
+    """The transaction that retags the papers `query` picks; None (reported) if it cannot."""
+    catalogue = load_content(content_dir, report)
+    if catalogue is None:
+        return None
+    try:
+        groups = parse_query(query)
+    except ValueError as error:
+        report.error("retag --where", 0, str(error), 'write terms such as tag:kv-cache venue:"ICML 2024" '
+                     "text:mamba or bare words, and OR between groups")
+        return None
+    unknown = [tag for tag in [*add, *remove] if tag not in catalogue.taxonomy.tags]
+    for tag in unknown:
+        report.error(content_dir / TAXONOMY_FILE, 0, f"no tag `{tag}` in the taxonomy",
+                     f"add `- id: {tag}` under `tags:` first, or name a tag listed there")
+    if unknown:
+        return None
+    chosen = [paper for paper in catalogue.papers if any(all(t.matches(paper) for t in group) for group in groups)]
+    transaction = Transaction(content_dir)
+    transaction.notes.append(f"{len(chosen)} paper{' matches' if len(chosen) == 1 else 's match'} `{query}`")
+    for paper in chosen:
+        tags = list(dict.fromkeys([*(t for t in paper.tags if t not in remove), *add]))
+        if not tags:
+            report.error(paper.path, paper.line_of("tags"), "this paper would be left with no tag",
+                         "add a tag with --add, or leave this paper out of the query")
+        elif tags == list(paper.tags):
+            transaction.notes.append(f"  {paper.slug}: already as asked")
+        else:
+            transaction.rewrite(read_source(paper.path), {"tags": tags})
+    return None if report.errors else transaction
