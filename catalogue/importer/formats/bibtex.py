@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import bibtexparser
-from bibtexparser.model import DuplicateBlockKeyBlock
+from bibtexparser.model import DuplicateBlockKeyBlock, ParsingFailedBlock
 from bibtexparser.model import Entry as BibEntry
 
 from ...report import Report
@@ -23,21 +23,19 @@ def detect(path: Path, text: str) -> bool:
 
 
 def read(path: Path, text: str, report: Report) -> list[Entry]:
-    """Every entry with an abstract; the others, and blocks BibTeX cannot read, reported at their line."""
-    library = bibtexparser.parse_string(text)
-    for block in library.failed_blocks:
-        line = block.start_line + 1
-        if isinstance(block, DuplicateBlockKeyBlock):
-            report.error(path, line, f"a second entry with the key `{block.key}`",
+    """Every entry with an abstract; the others, and blocks BibTeX cannot read, reported at
+    their line, in the file's order."""
+    entries: list[Entry] = []
+    for block in bibtexparser.parse_string(text).blocks:
+        if isinstance(block, BibEntry):
+            entry = _entry(path, len(entries) + 1, block, report)
+            entries += [entry] if entry else []
+        elif isinstance(block, DuplicateBlockKeyBlock):
+            report.error(path, block.start_line + 1, f"a second entry with the key `{block.key}`",
                          "give it a key of its own, or delete it if it is the same paper")
-        else:
-            report.error(path, line, "BibTeX cannot read this entry (a brace, quote or comma missing?)",
-                         "compare it with the entries around it, fix it, and import the file again")
-    entries = []
-    for number, bib in enumerate(library.entries, start=1):
-        entry = _entry(path, number, bib, report)
-        if entry:
-            entries.append(entry)
+        elif isinstance(block, ParsingFailedBlock):
+            report.error(path, block.start_line + 1, "BibTeX cannot read this entry (a brace, quote or "
+                         "comma missing?)", "compare it with the entries around it, fix it, and import the file again")
     return entries
 
 
