@@ -300,3 +300,10 @@ def test_importing_a_bib_into_the_real_catalogue_then_check_and_build(tmp_path):
     page = (project / "site/papers/kivi/index.html").read_text()
     assert "KIVI: A Tuning-Free Asymmetric 2bit Quantization" in page and "Zirui Liu" in page
     assert "doi = {10.48550/arXiv.2402.02750}" in (project / "site/papers/kivi/cite.bib").read_text()
+
+
+def test_a_paper_whose_arxiv_id_has_a_version_is_still_recognised(scratch):
+    scratch.write("content/papers/icv.md", paper("icv", "In-context Vectors", extra="arxiv: '2311.06668v2'\n",
+                                                 body="Shifting latent states instead of demonstrations."))
+    _, result = run_import(scratch, BIB)
+    assert [Path(path).name for entry, path in result.skipped] == ["icv.md"] and len(result.added) == 3

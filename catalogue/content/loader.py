@@ -3,6 +3,7 @@ changed, and hands on what changed as the next revision's `Changes`."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -329,5 +330,6 @@ def read_identities(content_dir: Path, report: Report) -> Identities:
         for key, known in (("arxiv", found.arxiv), ("doi", found.doi)):
             value = source.meta.get(key)
             if isinstance(value, str) and value.strip():
-                known.setdefault(value.strip().lower(), path)
+                value = value.strip().lower()
+                known.setdefault(re.sub(r"v\d+$", "", value) if key == "arxiv" else value, path)  # any version
     return found
