@@ -20,7 +20,7 @@ from catalogue.config import PROJECT_ROOT
 from catalogue.content.loader import load_catalogue
 from catalogue.importer.formats import detect_format
 from catalogue.importer.lists import import_lists
-from catalogue.importer.record import arxiv_of, doi_of, plain_latex
+from catalogue.importer.record import arxiv_of, doi_of, latex_accents, plain_latex
 from catalogue.render.cite import bibtex
 from catalogue.render.cite_formats import csl_item, ris
 from catalogue.report import ContentError, Report
@@ -261,6 +261,9 @@ def test_what_cannot_be_read_is_named_at_its_line_and_the_rest_imported(scratch,
 def test_bibtex_text_names_and_identifiers_are_read_as_people_write_them():
     assert plain_latex(r"{M}{\"u}ller and {\'E}mile: \emph{Long} {C}ontext \& $O(n)$") == \
         "Müller and Émile: Long Context & $O(n)$"
+    assert [plain_latex(name) for name in (r"Z\'{\i}", r"{\o}degaard", r"\v{S}ediv\'y", r"Stra{\ss}e")] == \
+        ["Zí", "ødegaard", "Šedivý", "Straße"]
+    assert latex_accents(r"\textbf{Caf\'e} ``quoted''") == "\\textbf{Café} “quoted”"  # the command stays whole
     assert arxiv_of("", "arXiv:2406.07522v2") == "2406.07522"
     assert arxiv_of("https://arxiv.org/pdf/2402.13753v1") == "2402.13753"
     assert doi_of("https://doi.org/10.48550/arXiv.2402.02750") == "10.48550/arXiv.2402.02750"

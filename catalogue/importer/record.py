@@ -18,8 +18,9 @@ _ACCENTS = {'"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u
             "r": "\u030a"}
 _LETTERS = {"ss": "ß", "o": "ø", "O": "Ø", "l": "ł", "L": "Ł", "aa": "å", "AA": "Å", "ae": "æ",
             "AE": "Æ", "oe": "œ", "OE": "Œ", "i": "ı", "j": "ȷ"}
-_ACCENT = re.compile(r"\{?\\([\"'`^~=.]|[uvHckr](?=[\s{]))\s*(?:\{(\\?[A-Za-z])\}|(\\?[A-Za-z]))\}?")
-_LETTER = re.compile(r"\{?\\(ss|aa|AA|ae|AE|oe|OE|o|O|l|L|i|j)(?![A-Za-z])\}?")
+_ACCENT = re.compile(r"\\([\"'`^~=.]|[uvHckr](?=[\s{]))\s*(?:\{(\\?[A-Za-z])\}|(\\?[A-Za-z]))")
+_LETTER = re.compile(r"\\(ss|aa|AA|ae|AE|oe|OE|o|O|l|L|i|j)(?![A-Za-z])")
+_PROTECTED = re.compile(r"\{([^\x00-\x7f]{1,2})\}")  # `{ü}`, once `{\"u}`: BibTeX kept its case
 _COMMAND = re.compile(r"\\[A-Za-z]+\s*\{([^{}]*)\}")
 
 
@@ -72,10 +73,11 @@ def doi_of(text: str) -> str:
 def latex_accents(text: str) -> str:
     """BibTeX's accented letters and quotes as Unicode: `M{\\"u}ller` → `Müller`, ``` ``a'' ``` → “a”."""
     def accent(match: re.Match[str]) -> str:
-        letter = (match.group(2) or match.group(3)).lstrip("\\")
-        return unicodedata.normalize("NFC", _LETTERS.get(letter, letter) + _ACCENTS[match.group(1)])
-    text = _ACCENT.sub(accent, text).replace("``", "“").replace("''", "”")
-    return _LETTER.sub(lambda match: _LETTERS[match.group(1)], text)
+        letter = (match.group(2) or match.group(3)).lstrip("\\")  # `\\i` under an accent is i
+        return unicodedata.normalize("NFC", letter + _ACCENTS[match.group(1)])
+    text = _LETTER.sub(lambda match: _LETTERS[match.group(1)], _ACCENT.sub(accent, text))
+    text = _PROTECTED.sub(r"\1", text)
+    return text.replace("``", "“").replace("''", "”")
 
 
 def plain_latex(text: str) -> str:

@@ -11,6 +11,7 @@ from bibtexparser.model import DuplicateBlockKeyBlock, ParsingFailedBlock
 from bibtexparser.model import Entry as BibEntry
 
 from ...report import Report
+from ...text import outside_math
 from ..record import Entry, arxiv_of, doi_of, latex_accents, one_line, plain_latex
 
 NAME = "BibTeX (@inproceedings{…} entries with an abstract)"
@@ -49,7 +50,7 @@ def _entry(path: Path, number: int, bib: BibEntry, report: Report) -> Entry | No
     archive = fields.get("archiveprefix") or fields.get("eprinttype") or "arxiv"
     eprint = fields.get("eprint", "") if archive.lower() == "arxiv" else ""
     url = fields.get("url", "")
-    return Entry(path, line, number, None, latex_accents(fields["abstract"]),
+    return Entry(path, line, number, None, outside_math(fields["abstract"], latex_accents),
                  title=plain_latex(fields.get("title", "")), authors=_authors(fields.get("author", "")),
                  arxiv=arxiv_of(eprint, url, fields.get("arxiv", "")),
                  doi=doi_of(fields.get("doi", "")), url=url, pdf=fields.get("pdf", ""),
