@@ -12,7 +12,7 @@ from .check import run_check, run_review
 from .config import LEDGER_FILE, PROJECT_ROOT, SiteConfig
 from .content.site import read_site_settings
 from .curate import commands as curate
-from .importer.lists import import_lists
+from .importer import command as import_command
 from .output.search import SearchIndexError
 from .pipeline import build_site
 from .progress import Stages, summary_table
@@ -30,7 +30,8 @@ DESCRIPTION = """Build the paper catalogue.
   python build.py --watch             serve on 127.0.0.1:8000, rebuild on every edit, reload the browser
   python build.py check [--strict]    validate content/ and print what still needs curating
   python build.py review              list what needs a person's decision, grouped
-  python build.py import LIST...      turn raw paper lists into content/papers/*.md (never overwrites)
+  python build.py import FILE...      turn paper lists (raw lists, BibTeX, CSV, OpenReview JSON, arXiv
+                                      Atom) into content/papers/*.md (never overwrites; --dry-run)
   python build.py tags rename A B     rename (or merge, split) a tag: papers, taxonomy, redirects
   python build.py merge KEEP DROP     make two files of one paper one (DROP's slug becomes an alias)
   python build.py retag --where Q --add TAG   retag the papers a query picks (each: --dry-run)
@@ -47,19 +48,7 @@ def make_parser() -> argparse.ArgumentParser:
     _build_options(build, inherit=True)
     _check_parser(commands)
     _review_parser(commands)
-    imports = commands.add_parser(
-        "import", help="add papers from raw lists to content/papers/",
-        description="Turn raw paper lists (a venue header, then one abstract a paragraph) into "
-                    "content/papers/<slug>.md. Papers already in content/ (recognised by their "
-                    "abstract) are skipped, so curated edits survive and re-imports change nothing.")
-    imports.add_argument("lists", nargs="+", type=Path, metavar="LIST", help="raw paper list files")
-    imports.add_argument("--metadata", type=Path, metavar="FILE",
-                         help="TSV of known titles, authors and arXiv ids, matched by opening text")
-    imports.add_argument("--update", action="store_true",
-                         help="also give papers already imported, whose title is still derived, the "
-                              "metadata's title, authors and links (curated papers are left alone)")
-    imports.add_argument("--content", type=Path, default=argparse.SUPPRESS, metavar="DIR",
-                         help="content folder (default: content/)")
+    import_command.add_parser(commands)
     curate.add_parsers(commands)
     return parser
 
@@ -132,13 +121,12 @@ def _build_options(parser: argparse.ArgumentParser, inherit: bool = False) -> No
 def main(argv: list[str] | None = None) -> int:
     parser = make_parser()
     args = parser.parse_args(argv)
-    if args.command == "import" and args.update and not args.metadata:
-        parser.error("import --update needs --metadata FILE: the titles, authors and links it applies")
+    if args.command == "import":
+        import_command.check_options(parser, args)
     report = terminal_report()
     try:
         if args.command == "import":
-            import_lists(args.lists, args.content, args.metadata, report, update=args.update)
-            return 1 if report.errors else 0
+            return import_command.run(args, report)
         if args.command == "review":
             return run_review(getattr(args, "content", SiteConfig.content_dir), args.format)
         if args.command in curate.COMMANDS:

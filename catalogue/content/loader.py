@@ -3,7 +3,8 @@ changed, and hands on what changed as the next revision's `Changes`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -299,12 +300,22 @@ def _signature(path: Path) -> tuple:
     return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
 
 
-def read_identities(content_dir: Path, report: Report) -> tuple[dict[str, Path], set[str]]:
-    """Fingerprints and slugs of the papers already in `content/`, for the importer."""
-    fingerprints: dict[str, Path] = {}
-    slugs: set[str] = set()
+@dataclass
+class Identities:
+    """What tells the papers in `content/` apart: fingerprints, arXiv ids and DOIs (each to its
+    file), and every slug taken, for the importer."""
+
+    fingerprints: dict[str, Path] = field(default_factory=dict)
+    slugs: set[str] = field(default_factory=set)
+    arxiv: dict[str, Path] = field(default_factory=dict)
+    doi: dict[str, Path] = field(default_factory=dict)
+
+
+def read_identities(content_dir: Path, report: Report) -> Identities:
+    """Fingerprints, arXiv ids, DOIs and slugs of the papers already in `content/`."""
+    found = Identities()
     for path in paper_files(content_dir):
-        slugs.add(path.stem)
+        found.slugs.add(path.stem)
         try:
             source = read_source(path)
         except ContentError as error:
@@ -312,8 +323,13 @@ def read_identities(content_dir: Path, report: Report) -> tuple[dict[str, Path],
             continue
         for key in ("slug", "aliases"):
             value = source.meta.get(key)
-            slugs.update(v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
+            found.slugs.update(v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
         for value in (source.meta.get("fingerprint"), fingerprint(source.body)):
             if isinstance(value, str) and value:
-                fingerprints.setdefault(value, path)
-    return fingerprints, slugs
+                found.fingerprints.setdefault(value, path)
+        for key, known in (("arxiv", found.arxiv), ("doi", found.doi)):
+            value = source.meta.get(key)
+            if isinstance(value, str) and value.strip():
+                value = value.strip().lower()
+                known.setdefault(re.sub(r"v\d+$", "", value) if key == "arxiv" else value, path)  # any version
+    return found

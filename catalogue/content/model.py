@@ -17,6 +17,7 @@ from .paperlinks import page_label, pdf_url
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 URL_PATTERN = re.compile(r"^https?://[^\s<>\"]+$")
+DOI_PATTERN = re.compile(r"^10\.\d{4,9}/\S+$")  # a DOI alone, as citations write it: 10.1145/3600006.3613165
 
 
 @dataclass(frozen=True, order=True)
@@ -117,6 +118,7 @@ class Paper:
     added: str = field(default="", metadata=_front_matter(datetime.date))  # ISO date it joined: orders the feeds
     authors: tuple[str, ...] = field(default=(), metadata=_front_matter(list))
     arxiv: str = field(default="", metadata=_front_matter(str))
+    doi: str = field(default="", metadata=_front_matter(str))
     url: str = field(default="", metadata=_front_matter(str))
     tags: tuple[str, ...] = field(metadata=_front_matter(list, required=True))
     code: str = field(default="", metadata=_front_matter(str))

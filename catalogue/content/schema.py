@@ -11,6 +11,7 @@ from typing import Any
 from ..report import Report
 from . import yamltext
 from .model import (
+    DOI_PATTERN,
     FRONT_MATTER,
     REQUIRED_KEYS,
     SLUG_PATTERN,
@@ -153,6 +154,9 @@ def _check_values(source: PageSource, report: Report) -> None:
     if isinstance(meta.get("arxiv"), str) and not ARXIV_ID.match(meta["arxiv"]):
         report.error(source.path, _line(source, "arxiv"), f"`arxiv` is not an arXiv id: {meta['arxiv']!r}",
                      "write the id alone, in quotes, like `arxiv: '2406.07522'`")
+    if isinstance(meta.get("doi"), str) and not DOI_PATTERN.match(meta["doi"]):
+        report.error(source.path, _line(source, "doi"), f"`doi` is not a DOI: {meta['doi']!r}",
+                     "write the DOI alone, like `doi: 10.1145/3600006.3613165` (no https://doi.org/)")
 
 
 def _check_paper_page(source: PageSource, report: Report) -> None:

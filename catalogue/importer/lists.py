@@ -1,18 +1,15 @@
-"""`build.py import`: raw paper lists → one Markdown file a paper in `content/papers/`."""
+"""`build.py import`: paper lists in the formats curators have (raw lists, BibTeX, CSV,
+OpenReview JSON, arXiv Atom) → one Markdown file a paper in `content/papers/`."""
 
 from __future__ import annotations
 
-import datetime
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import frontmatter
-
 from .. import urls
 from ..config import LEDGER_FILE
-from ..content.loader import read_identities
-from ..content.model import FIELD_ORDER, Taxonomy, Venue
-from ..content.paperlinks import paper_page
+from ..content.loader import Identities, read_identities
+from ..content.model import Taxonomy, Venue
 from ..content.source import (
     PAPERS_DIR,
     SOURCES_DIR,
@@ -21,103 +18,192 @@ from ..content.source import (
     read_source,
     with_fields,
 )
-from ..content.taxonomy import load_taxonomy, suggest_tags
+from ..content.taxonomy import load_taxonomy
 from ..content.venues import VENUES_FILE, load_venues, unknown_venue_hint
 from ..files import write_atomic, write_new
 from ..ledger import read_ledger
 from ..report import ContentError, Report
-from .cleaning import clean_abstract, leftover_latex
-from .derive import derived_title
-from .links import find_links
+from .cleaning import clean_abstract
+from .formats import read_entries
 from .metadata import PaperFacts, match_facts, read_metadata
-from .rawlist import RawPaper, read_list
+from .record import Entry
 from .slugs import slug_source, slugify, unique_slug
+from .venuematch import NOT_ACCEPTED, match_venue
+from .writing import front_matter, known_facts, write_paper
 
 
 @dataclass
 class ImportResult:
     added: list[Path] = field(default_factory=list)
-    skipped: list[tuple[RawPaper, Path | str]] = field(default_factory=list)
+    skipped: list[tuple[Entry, Path | str]] = field(default_factory=list)
     updated: list[Path] = field(default_factory=list)
 
 
 @dataclass
-class _Known:
-    """What content/ already holds: papers by fingerprint, slugs taken, slugs published."""
+class _Run:
+    """One import: what content/ holds, the options, and what was done so far."""
 
-    papers: dict[str, Path]
-    slugs: set[str]
-    published: set[str]
+    content_dir: Path
+    taxonomy: Taxonomy
+    venues: dict[str, Venue]
+    known: Identities
+    published: set[str]  # slugs whose pages the ledger says were published: they never change
+    facts: list[PaperFacts]
+    report: Report
+    venue: Venue | None = None  # --venue, over what the files say
+    update: bool = False
+    dry_run: bool = False
+    matched: set[int] = field(default_factory=set)
+    result: ImportResult = field(default_factory=ImportResult)
 
 
-def import_lists(lists: list[Path], content_dir: Path, metadata: Path | None,
-                 report: Report, update: bool = False) -> ImportResult:
+def import_lists(lists: list[Path], content_dir: Path, metadata: Path | None, report: Report,
+                 update: bool = False, venue: str | None = None, dry_run: bool = False) -> ImportResult:
     """Add every paper not yet in `content/`; never touch a file that exists, except, with
-    `update`, to give a paper whose title is still derived what the metadata knows of it."""
+    `update`, to give a paper whose title is still derived what the metadata knows of it.
+    A dry run reads and matches everything and writes nothing."""
+    run = _start(content_dir, metadata, report, update, dry_run)
+    run.venue = _given_venue(venue, run) if venue is not None else None
+    if venue is not None and run.venue is None:
+        _summarise(run)
+        return run.result
+    for path in lists:
+        placed = _placed(read_entries(path, report), run)
+        if placed:
+            _import_file(placed, run)
+    if metadata:
+        _report_unmatched(run, {path.name for path in lists}, metadata)
+    _summarise(run)
+    return run.result
+
+
+def _start(content_dir: Path, metadata: Path | None, report: Report, update: bool, dry_run: bool) -> _Run:
     taxonomy = load_taxonomy(content_dir, report)
     venues = load_venues(content_dir, report)
     facts = read_metadata(metadata, report) if metadata else []
-    papers, slugs = read_identities(content_dir, report)
+    known = read_identities(content_dir, report)
     _refuse_papers_outside(content_dir, report)
     if report.errors:
         raise ContentError(report.errors)  # an unreadable content file could be a duplicate
     assert taxonomy is not None and venues is not None
-    known = _Known(papers, slugs, _published_slugs(content_dir))
-    result = ImportResult()
-    matched: set[int] = set()
-    for path in lists:
-        raws = read_list(path, report)
-        if raws and _venue_known(raws[0], venues, report):
-            _import_list(raws, facts, matched, taxonomy, venues, known, content_dir, update, report, result)
-    if metadata:
-        _report_unmatched(facts, matched, {path.name for path in lists}, content_dir, metadata, report)
-    _summarise(result, report)
-    return result
+    return _Run(content_dir, taxonomy, venues, known, _published_slugs(content_dir), facts, report,
+                update=update, dry_run=dry_run)
 
 
-def _import_list(raws: list[RawPaper], facts: list[PaperFacts], matched: set[int], taxonomy: Taxonomy,
-                 venues: dict[str, Venue], known: _Known, content_dir: Path, update: bool,
-                 report: Report, result: ImportResult) -> None:
-    kept = False  # the list is copied into content/sources/ before its first paper is written
-    for raw in raws:
-        body = clean_abstract(raw.text)
-        fact = match_facts(raw, facts, report)
-        matched.update([fact.line] if fact else [])
-        existing = known.papers.get(fingerprint(raw.text)) or known.papers.get(fingerprint(body))
-        if existing:
-            if update and fact and _update_paper(existing, fact, body, known, report, result):
-                continue
-            result.skipped.append((raw, existing))
-            continue
-        if not kept and not (kept := _keep_source(raw.path, content_dir, report)):
-            return
-        path = _write_paper(raw, body, fact, taxonomy, known.slugs, content_dir, report)
-        known.papers[fingerprint(raw.text)] = path
-        result.added.append(path)
+def _given_venue(text: str, run: _Run) -> Venue | None:
+    """`--venue "ICML 2024"`, which must be one content/venues.yaml describes."""
+    parsed = Venue.parse(text)
+    if parsed and parsed.label in run.venues:
+        return run.venues[parsed.label]
+    run.report.error("--venue", 0, f"`{text}` is not a venue content/{VENUES_FILE} lists",
+                     unknown_venue_hint(parsed.label if parsed else text, run.venues))
+    return None
 
 
-def _venue_known(raw: RawPaper, venues: dict[str, Venue], report: Report) -> bool:
+def _placed(entries: list[Entry], run: _Run) -> list[tuple[Entry, Venue]]:
+    """Each entry with its venue: --venue, a raw list's header, or what the entry says; the
+    entries whose venue cannot be told are reported."""
+    if not entries:
+        return []
+    if run.venue:
+        return [(entry, run.venue) for entry in entries]
+    if entries[0].venue is not None:  # a raw list: its header names the venue
+        return [(entry, run.venues[entry.venue.label]) for entry in entries] if _venue_known(entries[0], run) else []
+    if not any(entry.venue_text for entry in entries):
+        run.report.error(entries[0].path, 0, "this file names no venue",
+                         f'pass the venue of its papers, like `--venue "{next(iter(run.venues))}"` '
+                         f"(one of content/{VENUES_FILE}: {', '.join(run.venues)})")
+        return []
+    placed = [(entry, _entry_venue(entry, run)) for entry in entries]
+    return [(entry, venue) for entry, venue in placed if venue]
+
+
+def _entry_venue(entry: Entry, run: _Run) -> Venue | None:
+    text = entry.venue_text
+    venue = match_venue(text, run.venues) if text and not NOT_ACCEPTED.search(text) else None
+    if venue is None:
+        problem = (f"`{text}` is no accepted paper's venue" if text and NOT_ACCEPTED.search(text) else
+                   f"`{text}` names no venue content/{VENUES_FILE} lists" if text else "this entry names no venue")
+        run.report.error(entry.path, entry.line, problem,
+                         f"leave it out, add its venue to content/{VENUES_FILE}, or pass "
+                         f'`--venue "{next(iter(run.venues))}"` for the whole file')
+    return venue
+
+
+def _venue_known(entry: Entry, run: _Run) -> bool:
     """A list's venue must be one content/venues.yaml describes, as every paper's must."""
-    if raw.venue.label in venues:
+    if entry.venue.label in run.venues:
         return True
-    report.error(raw.path, raw.header_line, f"the header names venue `{raw.venue.label}`, "
-                 f"which content/{VENUES_FILE} does not list", unknown_venue_hint(raw.venue.label, venues))
+    run.report.error(entry.path, entry.header_line, f"the header names venue `{entry.venue.label}`, "
+                     f"which content/{VENUES_FILE} does not list", unknown_venue_hint(entry.venue.label, run.venues))
     return False
 
 
-def _keep_source(path: Path, content_dir: Path, report: Report) -> bool:
-    """Copy the list into content/sources/, where each paper's `source:` points; False (and
-    an error) if another list of that name is there already."""
-    target = content_dir / SOURCES_DIR / path.name
+def _import_file(placed: list[tuple[Entry, Venue]], run: _Run) -> None:
+    kept = False  # the file is copied into content/sources/ before its first paper is written
+    seen: dict[str, int] = {}  # this file's identities (abstract, arXiv id, DOI) → line
+    for entry, venue in placed:
+        body = clean_abstract(entry.text)
+        keys = _identities(entry, body)
+        twin = next((seen[key] for key in keys if key in seen), 0)
+        seen.update({key: entry.line for key in keys if key not in seen})
+        if twin:
+            run.report.warning(entry.path, entry.line, f"the same paper as line {twin} of this file",
+                               "delete one of the two entries")
+            run.result.skipped.append((entry, f"{entry.path}:{twin}"))
+            continue
+        fact = None if entry.title else match_facts(entry, run.facts, run.report)
+        run.matched.update([fact.line] if fact else [])
+        existing = _existing(keys, run.known)
+        if existing:
+            if not (run.update and fact and _update_paper(existing, fact, body, run)):
+                run.result.skipped.append((entry, existing))
+            continue
+        if not kept and not (kept := _keep_source(entry.path, run)):
+            return
+        meta = front_matter(entry, venue, body, fact, run.taxonomy, run.known.slugs)
+        path = write_paper(entry, meta, body, run.content_dir, run.report, run.dry_run)
+        _remember(keys, path, run.known)
+        run.result.added.append(path)
+
+
+def _identities(entry: Entry, body: str) -> list[str]:
+    """What makes two entries the same paper: the abstract (as given and as cleaned), the
+    arXiv id, the DOI (either alone is enough)."""
+    keys = [f"abstract:{fingerprint(entry.text)}", f"abstract:{fingerprint(body)}"]
+    return keys + [f"{kind}:{value.lower()}" for kind, value in (("arxiv", entry.arxiv), ("doi", entry.doi)) if value]
+
+
+def _existing(keys: list[str], known: Identities) -> Path | None:
+    tables = {"abstract": known.fingerprints, "arxiv": known.arxiv, "doi": known.doi}
+    for key in keys:
+        kind, _, value = key.partition(":")
+        if value in tables[kind]:
+            return tables[kind][value]
+    return None
+
+
+def _remember(keys: list[str], path: Path, known: Identities) -> None:
+    tables = {"abstract": known.fingerprints, "arxiv": known.arxiv, "doi": known.doi}
+    for key in keys:
+        kind, _, value = key.partition(":")
+        tables[kind].setdefault(value, path)
+
+
+def _keep_source(path: Path, run: _Run) -> bool:
+    """Copy the file into content/sources/, where each paper's `source:` points; False (and
+    an error) if another file of that name is there already. A dry run only checks."""
+    target = run.content_dir / SOURCES_DIR / path.name
     data = path.read_bytes()
     if target.exists():
         if target.read_bytes() == data:
             return True
-        report.error(path, 0, f"{target} holds another list of this name",
-                     "rename this list (its papers' `source:` will name it), then import it again")
+        run.report.error(path, 0, f"{target} holds another list of this name",
+                         "rename this list (its papers' `source:` will name it), then import it again")
         return False
-    write_new(target, data)
-    report.info(f"kept {path} as {target}")
+    if not run.dry_run:
+        write_new(target, data)
+        run.report.info(f"kept {path} as {target}")
     return True
 
 
@@ -129,54 +215,7 @@ def _refuse_papers_outside(content_dir: Path, report: Report) -> None:
                      "make content/papers/ a real folder inside content/")
 
 
-def _write_paper(raw: RawPaper, body: str, facts: PaperFacts | None, taxonomy: Taxonomy,
-                 slugs: set[str], content_dir: Path, report: Report) -> Path:
-    title = facts.title if facts else derived_title(body)
-    slug = unique_slug(slugify(slug_source(title, body)), slugs)
-    slugs.add(slug)
-    code, project = find_links(body)
-    meta: dict[str, object] = {
-        "title": title,
-        "title_source": "metadata" if facts else "derived",
-        "slug": slug,
-        "venue": raw.venue.label,
-        "added": datetime.date.today(),
-    }
-    meta.update(_known_facts(facts, {}))
-    meta["tags"] = list(suggest_tags(title, body, taxonomy))
-    meta.update({k: v for k, v in (("code", code), ("project", project)) if v})
-    meta.update(aliases=[], fingerprint=fingerprint(raw.text), source=f"{raw.path.name}:{raw.line}")
-    meta = {key: meta[key] for key in FIELD_ORDER if key in meta}  # the order every tool writes
-    if len(meta["tags"]) < 2:
-        report.warning(raw.path, raw.line, f"only {len(meta['tags'])} tag(s) suggested for `{slug}`",
-                       "add tags by hand, or phrases to content/taxonomy.yaml")
-    for command in sorted(set(leftover_latex(body))):
-        report.warning(raw.path, raw.line, f"could not convert LaTeX `{command}`",
-                       f"fix it by hand in content/papers/{slug}.md")
-    target = content_dir / PAPERS_DIR / f"{slug}.md"  # the slug is [a-z0-9-]: never a path of its own
-    write_new(target, frontmatter.dumps(frontmatter.Post(body, **meta), sort_keys=False,
-                                             default_flow_style=None, width=10_000) + "\n")
-    report.info(f"added {target} ← {raw.where}")
-    return target
-
-
-def _known_facts(facts: PaperFacts | None, meta: dict) -> dict[str, object]:
-    """Authors, arXiv id and venue page from the metadata, for fields `meta` does not have.
-    Only the paper's own addresses: where the title was found (`source_url`) is provenance."""
-    if facts is None:
-        return {}
-    found: dict[str, object] = {}
-    if facts.authors and not meta.get("authors"):
-        found["authors"] = list(facts.authors)
-    if facts.arxiv and not meta.get("arxiv"):
-        found["arxiv"] = facts.arxiv
-    if paper_page(facts.url) and not meta.get("url"):
-        found["url"] = paper_page(facts.url)
-    return found
-
-
-def _update_paper(path: Path, facts: PaperFacts, body: str, known: _Known, report: Report,
-                  result: ImportResult) -> bool:
+def _update_paper(path: Path, facts: PaperFacts, body: str, run: _Run) -> bool:
     """Give a paper whose title is still derived its real title, authors and links; False
     (nothing done) if a person has curated it. A slug not yet published follows the new
     title, keeping the old one as an alias; a published slug stays."""
@@ -184,17 +223,20 @@ def _update_paper(path: Path, facts: PaperFacts, body: str, known: _Known, repor
     meta = source.meta
     if meta.get("title_source") != "derived":
         return False
-    changes: dict[str, object] = {"title": facts.title, "title_source": "metadata", **_known_facts(facts, meta)}
+    changes: dict[str, object] = {"title": facts.title, "title_source": "metadata", **known_facts(None, facts, meta)}
     slug = meta["slug"]
-    new_slug = unique_slug(slugify(slug_source(facts.title, body)), known.slugs - {slug})
-    if new_slug != slug and slug not in known.published:
+    new_slug = unique_slug(slugify(slug_source(facts.title, body)), run.known.slugs - {slug})
+    if new_slug != slug and slug not in run.published:
         changes.update(slug=new_slug, aliases=[*(meta.get("aliases") or []), slug])
-        known.slugs.add(new_slug)
+        run.known.slugs.add(new_slug)
     target = path.with_name(f"{changes.get('slug', slug)}.md")
-    _rewrite(source, target, changes)
-    known.papers.update({key: target for key, value in known.papers.items() if value == path})
-    report.info(f"updated {target} ← {facts.title}" + (f" (was {path.name})" if target != path else ""))
-    result.updated.append(target)
+    if not run.dry_run:
+        _rewrite(source, target, changes)
+    known = run.known.fingerprints
+    known.update({key: target for key, value in known.items() if value == path})
+    verb = "would update" if run.dry_run else "updated"
+    run.report.info(f"{verb} {target} ← {facts.title}" + (f" (was {path.name})" if target != path else ""))
+    run.result.updated.append(target)
     return True
 
 
@@ -213,23 +255,27 @@ def _published_slugs(content_dir: Path) -> set[str]:
     return urls.ids(read_ledger(content_dir.resolve().parent / LEDGER_FILE), urls.PAPERS)
 
 
-def _report_unmatched(facts: list[PaperFacts], matched: set[int], names: set[str], content_dir: Path,
-                      metadata: Path, report: Report) -> None:
+def _report_unmatched(run: _Run, names: set[str], metadata: Path) -> None:
     """Rows whose opening text begins no abstract of these lists deserve a look, if they may be
     meant for these lists: rows naming one, naming none, or naming a list not imported before
     (a renamed list); rows for the other lists in content/sources/ are simply for another day."""
-    for fact in facts:
-        elsewhere = fact.file not in names and (content_dir / SOURCES_DIR / fact.file).is_file()
-        if fact.line not in matched and not (fact.file and elsewhere):
-            report.warning(metadata, fact.line, "this row's abstract_start begins no abstract in these lists",
-                           f"compare it with paragraph {fact.para} of {fact.file or 'its list'}, "
-                           "or import the list it belongs to")
+    for fact in run.facts:
+        elsewhere = fact.file not in names and (run.content_dir / SOURCES_DIR / fact.file).is_file()
+        if fact.line not in run.matched and not (fact.file and elsewhere):
+            run.report.warning(metadata, fact.line, "this row's abstract_start begins no abstract in these lists",
+                               f"compare it with paragraph {fact.para} of {fact.file or 'its list'}, "
+                               "or import the list it belongs to")
 
 
-def _summarise(result: ImportResult, report: Report) -> None:
-    for raw, existing in result.skipped:
-        report.info(f"skipped {raw.where}: already in {existing}")
+def _summarise(run: _Run) -> None:
+    result, report = run.result, run.report
+    for entry, existing in result.skipped:
+        report.info(f"skipped {entry.where}: already in {existing}")
     problems = len(report.errors)
-    updated = f"{len(result.updated)} updated, " if result.updated else ""
-    report.info(f"import: {len(result.added)} added, {updated}{len(result.skipped)} skipped, "
-                f"{problems} could not be parsed")
+    updated = f"{len(result.updated)} {'would be updated' if run.dry_run else 'updated'}, " if result.updated else ""
+    if run.dry_run:
+        report.info(f"import: {len(result.added)} would be added, {updated}{len(result.skipped)} skipped, "
+                    f"{problems} could not be parsed (a dry run: nothing was written)")
+    else:
+        report.info(f"import: {len(result.added)} added, {updated}{len(result.skipped)} skipped, "
+                    f"{problems} could not be parsed")

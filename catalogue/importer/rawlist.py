@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..content.model import Venue
 from ..files import read_text
 from ..report import ContentError, Report
+from .record import Entry
 
+NAME = "a raw list (a header naming venue and year, then one abstract a paragraph)"
 MIN_ABSTRACT_WORDS = 20
 MAX_HEADER_WORDS = 12
 KNOWN_VENUES = ("NeurIPS", "ICML", "ICLR", "ACL", "EMNLP", "NAACL", "EACL", "COLING", "COLM",
@@ -19,20 +20,7 @@ _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)|['’](\d\d)(?!\d)")
 _ACRONYM = re.compile(r"(?<![A-Za-z])([A-Z][A-Za-z]*[A-Z])(?![A-Za-z])")
 
 
-@dataclass(frozen=True)
-class RawPaper:
-    """One abstract as found in a list, with where it was found."""
-
-    path: Path
-    line: int
-    paragraph: int
-    venue: Venue
-    text: str
-    header_line: int = 1  # the list's header, which names the venue
-
-    @property
-    def where(self) -> str:
-        return f"{self.path}:{self.line}"
+RawPaper = Entry  # what a raw list gives: an abstract, where it starts, its header's venue
 
 
 def parse_header(header: str) -> tuple[Venue | None, str]:
@@ -67,17 +55,35 @@ def read_list(path: Path, report: Report) -> list[RawPaper]:
     except OSError as error:
         report.error(path, 0, f"cannot read the file ({error.strerror})", "check the path")
         return []
-    paragraphs = _paragraphs(text)
+    return parse_list(path, text, report)
+
+
+def detect(path: Path, text: str) -> bool:
+    """A raw list: a header naming a venue and year, or a first line or paragraph that reads as
+    an abstract (its header missing, which `parse_list` says at its line); empty counts too."""
+    paragraphs = paragraphs_of(text)
+    if not paragraphs:
+        return True
+    first = paragraphs[0][1]
+    if parse_header(first[0])[0] or len(first[0].split()) >= MIN_ABSTRACT_WORDS:
+        return True
+    second = paragraphs[1][1] if len(paragraphs) > 1 else [""]
+    return len(first) == 1 and len(first[0].split()) <= MAX_HEADER_WORDS and len(second[0].split()) >= MIN_ABSTRACT_WORDS
+
+
+def read_header(path: Path, text: str, report: Report) -> tuple[Venue, int, list[tuple[int, list[str]]]] | None:
+    """The header's venue and line, and the paragraphs after it; None (reported) without one."""
+    paragraphs = paragraphs_of(text)
     if not paragraphs:
         report.error(path, 1, "the list is empty",
                      "start with a header like `ICML 2024 Papers`, then one abstract a paragraph")
-        return []
+        return None
     header_line, header_lines = paragraphs[0]
     venue, complaint = parse_header(header_lines[0])
     if not venue:
         report.error(path, header_line, f"{complaint}: {header_lines[0][:60]!r}",
                      "start the file with a line naming venue and year, like `ICML 2024 Papers`")
-        return []
+        return None
     if len(header_lines) > 1:
         paragraphs[0] = (header_line + 1, header_lines[1:])
     else:
@@ -85,7 +91,19 @@ def read_list(path: Path, report: Report) -> list[RawPaper]:
     if not paragraphs:
         report.error(path, header_line, "the list has a header but no abstracts",
                      "add abstracts below the header, one paragraph each, separated by blank lines")
+    return venue, header_line, paragraphs
+
+
+def parse_list(path: Path, text: str, report: Report) -> list[RawPaper]:
+    """A raw list's abstracts; report what could not be parsed with its line."""
+    found = read_header(path, text, report)
+    if found is None:
+        return []
+    venue, header_line, paragraphs = found
     return _papers(path, venue, paragraphs, header_line, report)
+
+
+read = parse_list  # as every format's module names its reader
 
 
 def _papers(path: Path, venue: Venue, paragraphs: list[tuple[int, list[str]]], header_line: int,
@@ -102,7 +120,7 @@ def _papers(path: Path, venue: Venue, paragraphs: list[tuple[int, list[str]]], h
     return papers
 
 
-def _paragraphs(text: str) -> list[tuple[int, list[str]]]:
+def paragraphs_of(text: str) -> list[tuple[int, list[str]]]:
     """Blocks of non-blank lines, each with the 1-based line it starts on."""
     blocks: list[tuple[int, list[str]]] = []
     current: list[str] = []

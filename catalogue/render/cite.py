@@ -72,7 +72,7 @@ def bibtex(paper: Paper) -> str:
               ("author", " and ".join(map(_bibtex_name, paper.authors))),
               ("booktitle", _escape(booktitle(venue))), ("series", _escape(venue.series)),
               ("volume", str(venue.volume or "")), ("publisher", _escape(venue.publisher)),
-              ("year", str(venue.year)), ("url", paper_url(paper))]
+              ("year", str(venue.year)), ("doi", paper.doi), ("url", paper_url(paper))]
     if paper.arxiv:
         fields += [("eprint", paper.arxiv), ("archiveprefix", "arXiv")]
     if paper.code:

@@ -32,7 +32,7 @@ def ris(paper: Paper, keywords: tuple[str, ...] = ()) -> str:
     lines = [("TY", "CPAPER"), ("ID", cite_key(paper)), ("TI", plain_text(paper.title))]
     lines += [("AU", _ris_name(split_name(author))) for author in paper.authors]
     lines += [("PY", str(venue.year)), ("T2", booktitle(venue)), ("T3", venue.series),
-              ("VL", str(venue.volume or "")), ("PB", venue.publisher)]
+              ("VL", str(venue.volume or "")), ("PB", venue.publisher), ("DO", paper.doi)]
     lines += [("UR", link) for link in dict.fromkeys((paper_url(paper), paper.arxiv_url))]
     lines += [("L1", paper.pdf_url), ("AB", plain_text(paper.body))]
     lines += [("KW", keyword) for keyword in keywords]
@@ -47,7 +47,8 @@ def csl_item(paper: Paper, keywords: tuple[str, ...] = ()) -> dict:
             "title": plain_text(paper.title), "author": [_csl_name(split_name(a)) for a in paper.authors],
             "issued": {"date-parts": [[venue.year]]}, "container-title": booktitle(venue),
             "event-title": conference(venue), "collection-title": venue.series,
-            "volume": str(venue.volume or ""), "publisher": venue.publisher, "URL": paper_url(paper),
+            "volume": str(venue.volume or ""), "publisher": venue.publisher, "DOI": paper.doi,
+            "URL": paper_url(paper),
             "abstract": plain_text(paper.body), "keyword": ", ".join(keywords),
             "note": f"Code: {paper.code}" if paper.code else ""}
     if paper.arxiv:
