@@ -17,6 +17,8 @@ from pathlib import Path
 import feedparser
 import pytest
 from conftest import Scratch, new_project, paper
+from siteserver import SiteServer
+from test_quality import ARGS, AXE, CHROMIUM, VNU, require
 from test_real_catalogue import copy_project, run
 
 from catalogue.content import history
@@ -180,6 +182,32 @@ def test_since_the_last_deploy_comes_first(repo, monkeypatch):
     monkeypatch.setenv("CACHED_COMMIT_REF", "0123456789abcdef0123456789abcdef01234567")
     build_site(project.config(), Report())  # another deploy's commit: the fast path must not skip it
     assert "which this copy's history does not reach" in page(project)
+
+
+def test_the_page_with_every_kind_of_change_is_valid_and_accessible(repo, monkeypatch):
+    """The Nu Html Checker and axe-core (light and dark) on the page, deploy section and all."""
+    require(VNU, AXE, CHROMIUM)
+    project, commits = repo
+    monkeypatch.setenv("CACHED_COMMIT_REF", commits["edited"])
+    build_site(project.config(), Report())
+    done = subprocess.run(["java", "-jar", str(VNU), "--errors-only", str(project.site / "changes" / "index.html")],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    from playwright.sync_api import sync_playwright
+    server, found = SiteServer(project.site), {}
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+            for scheme in ("light", "dark"):
+                page = browser.new_page(color_scheme=scheme, bypass_csp=True)  # axe is an inline script
+                page.goto(server.url + "changes/")
+                page.add_script_tag(path=str(AXE))
+                result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+                found.update({f"{scheme} {v['id']}: {v['nodes'][0]['target']}": v["help"] for v in result["violations"]})
+            browser.close()
+    finally:
+        server.stop()
+    assert found == {}
 
 
 def test_without_git_the_page_lists_the_additions_by_their_dates(scratch):
