@@ -219,7 +219,7 @@ def test_without_git_the_page_lists_the_additions_by_their_dates(scratch):
     html = page(scratch)
     assert "built without its git history, so this page lists only additions" in html
     assert html.index("1 March 2026") < html.index("1 February 2026")
-    assert f'<a href="/papers/rocketkv/">{ROCKET}</a></li>' in html and "Undated" not in html
+    assert f'<a href="/papers/rocketkv/">{ROCKET}</a></span></li>' in html and "Undated" not in html
     feed = feedparser.parse(scratch.site / "changes" / "feed.xml")
     assert [(e.id, e.title) for e in feed.entries] == [
         ("tag:localhost,2026-03-01:added/2026-03-01", "1 paper added on 1 March 2026"),

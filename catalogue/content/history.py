@@ -26,6 +26,7 @@ from ..files import write_atomic
 from .source import PAPERS_DIR
 
 LIMIT = 100  # changes shown: the newest first, whole commits, until this many
+BATCH = LIMIT  # commits a `git log` reads at a time: most commits change a paper or more
 CACHE_FILE = "history.pickle"  # in the cache folder: commit → its entry, computed once
 FORMAT = 1  # of the cache file; raise it when `Entry` changes shape
 LINK_KEYS = ("arxiv", "url", "code", "project")
@@ -95,14 +96,14 @@ def read_history(content_dir: Path, cache_dir: Path | None = None,
     head, since, until = state(content_dir, environ)
     if not head:
         return None
-    known = _load_cache(cache_dir)
-    cached = len(known)
-    entries = _entries(content_dir, known)
+    stored = _load_cache(cache_dir)
+    known, used = dict(stored), {}
+    entries = _entries(content_dir, known, used)
     if entries is None:
         return None
-    deploy = _deploy(content_dir, since, until or head, known) if since else None
-    if len(known) != cached:
-        _save_cache(cache_dir, known)
+    deploy = _deploy(content_dir, since, until or head, known, used) if since else None
+    if used != stored:  # new commits, or old ones no longer shown: the cache keeps what is shown
+        _save_cache(cache_dir, used)
     return History(head, entries, deploy)
 
 
@@ -124,27 +125,43 @@ def _git_bytes(content_dir: Path, *args: str, stdin: bytes | None = None) -> byt
     return done.stdout if done.returncode == 0 else None
 
 
-def _entries(content_dir: Path, known: dict) -> tuple[Entry, ...] | None:
-    """The newest commits' entries until LIMIT changes, reading the blobs only of commits
-    not in `known` (which gains them)."""
-    log = _git(content_dir, "log", "--format=%x1e%H%x1f%ct%x1f%s", "--raw", "--no-abbrev", "-M",
-               "--", PAPERS_DIR)
-    if log is None:
-        return None
+def _entries(content_dir: Path, known: dict, used: dict) -> tuple[Entry, ...] | None:
+    """The newest commits' entries until LIMIT changes, reading the log a batch of commits at a
+    time (so a long history costs what is shown) and the blobs only of commits not in `known`;
+    `used` gains each entry looked at, which is what the cache keeps."""
     boundary = _shallow_commits(content_dir)
-    entries, count = [], 0
-    for commit, seconds, summary, raw in _commits(log):
-        if count >= LIMIT:
+    entries, count, skip = [], 0, 0
+    while count < LIMIT:
+        log = _git(content_dir, "log", f"--max-count={BATCH}", f"--skip={skip}", "--format=%x1e%H%x1f%ct%x1f%s",
+                   "--raw", "--no-abbrev", "-M", "--", PAPERS_DIR)
+        if log is None:
+            return None
+        commits = [each for each in _commits(log) if each[0] not in boundary]  # (cut off: all would look added)
+        known.update(_new_entries(content_dir, commits, known))
+        for commit, *_ in commits:
+            if count >= LIMIT:
+                break
+            entry = used[commit] = known[commit]
+            if entry.edits:
+                entries.append(entry)
+                count += len(entry.edits)
+        if log.count("\x1e") < BATCH:
             break
-        if commit in boundary:  # its parents are cut off: everything would look added
-            continue
-        if commit not in known:
-            when = datetime.datetime.fromtimestamp(int(seconds), datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-            known[commit] = Entry(commit, when, summary, _edits(content_dir, raw))
-        if known[commit].edits:
-            entries.append(known[commit])
-            count += len(known[commit].edits)
+        skip += BATCH
     return tuple(entries)
+
+
+def _new_entries(content_dir: Path, commits: list[tuple], known: dict) -> dict[str, Entry]:
+    """The entries of the commits not in `known`, their blobs read by one `git cat-file`."""
+    fresh = [(commit, seconds, summary, _pairs(raw)) for commit, seconds, summary, raw in commits
+             if commit not in known]
+    blobs = _read_blobs(content_dir, set().union(*(_blobs_of(pairs) for *_, pairs in fresh)))
+    return {commit: Entry(commit, _utc(seconds), summary, _edits_of(pairs, blobs))
+            for commit, seconds, summary, pairs in fresh}
+
+
+def _utc(seconds: str) -> str:
+    return datetime.datetime.fromtimestamp(int(seconds), datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _commits(log: str):
@@ -167,28 +184,41 @@ def _shallow_commits(content_dir: Path) -> set[str]:
         return set()
 
 
-def _deploy(content_dir: Path, since: str, until: str, known: dict) -> Deploy:
-    """The changes between two commits, as one diff (kept in `known` by the pair)."""
+def _deploy(content_dir: Path, since: str, until: str, known: dict, used: dict) -> Deploy:
+    """The changes between two commits, as one diff (cached by the pair)."""
     key = ("deploy", since, until)
     if key not in known:
         raw = _git(content_dir, "diff", "--raw", "--no-abbrev", "-M", f"{since}^{{commit}}",
                    f"{until}^{{commit}}", "--", PAPERS_DIR)
-        edits = None if raw is None else _edits(content_dir, raw.splitlines())
-        if edits is None:
+        if raw is None:
             return Deploy(since, until, None)  # not cached: a deeper clone may know it
-        known[key] = edits
+        known[key] = _edits(content_dir, raw.splitlines())
+    used[key] = known[key]
     return Deploy(since, until, known[key])
 
 
 def _edits(content_dir: Path, raw: list[str]) -> tuple[Edit, ...]:
-    """The edits of `--raw` lines (`:mode mode old new status\\tpath[\\tpath]`)."""
+    """The edits of `--raw` lines (`:mode mode old new status\tpath[\tpath]`)."""
+    pairs = _pairs(raw)
+    return _edits_of(pairs, _read_blobs(content_dir, _blobs_of(pairs)))
+
+
+def _pairs(raw: list[str]) -> list[tuple[str, str]]:
+    """(old blob, new blob) of each paper file a commit touched; "" for none."""
     pairs = []
     for line in raw:
         meta, *paths = line.split("\t")
         parts = meta.split()
         if len(parts) == 5 and parts[4][:1] in "ADMR" and all(map(_is_paper_path, paths)):
             pairs.append((_blob(parts[2]), _blob(parts[3])))
-    blobs = _read_blobs(content_dir, {blob for pair in pairs for blob in pair if blob})
+    return pairs
+
+
+def _blobs_of(pairs: list[tuple[str, str]]) -> set[str]:
+    return {blob for pair in pairs for blob in pair if blob}
+
+
+def _edits_of(pairs: list[tuple[str, str]], blobs: dict[str, dict | None]) -> tuple[Edit, ...]:
     versions = [(blobs.get(old) if old else {}, blobs.get(new) if new else {}) for old, new in pairs]
     edits = sorted(((edit, before, after) for before, after in versions if (edit := _edit(before, after))),
                    key=lambda found: (found[0].kind, found[0].slug))
