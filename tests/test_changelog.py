@@ -226,6 +226,16 @@ def test_without_git_the_page_lists_the_additions_by_their_dates(scratch):
         ("tag:localhost,2026-02-01:added/2026-02-01", "1 paper added on 1 February 2026")]
 
 
+def test_papers_git_does_not_track_fall_back_to_their_dates(scratch):
+    scratch.write("content/papers/samba.md", paper("samba", "Samba", extra="added: 2026-02-01\n"))
+    git(scratch.root, "init", "-q")
+    git(scratch.root, "add", "content/taxonomy.yaml")
+    git(scratch.root, "commit", "-q", "-m", "The vocabulary only")
+    assert read_history(scratch.content, environ={}) is None
+    build_site(scratch.config(), Report())
+    assert "built without its git history" in page(scratch) and "1 February 2026" in page(scratch)
+
+
 def test_the_fast_path_notices_a_commit(repo):
     """An edit is built at once; the commit of it, which changes no file in content/, must
     still rebuild the changes page."""

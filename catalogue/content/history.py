@@ -92,14 +92,14 @@ def state(content_dir: Path, environ: Mapping[str, str] | None = None) -> tuple[
 
 def read_history(content_dir: Path, cache_dir: Path | None = None,
                  environ: Mapping[str, str] | None = None) -> History | None:
-    """The history of content/papers/ in git; None when there is no git or no commit."""
+    """The history of content/papers/ in git; None without git or a commit that changed a paper."""
     head, since, until = state(content_dir, environ)
     if not head:
         return None
     stored = _load_cache(cache_dir)
     known, used = dict(stored), {}
     entries = _entries(content_dir, known, used)
-    if entries is None:
+    if not entries:  # no git, or papers git does not track: the dates they were added will do
         return None
     deploy = _deploy(content_dir, since, until or head, known, used) if since else None
     if used != stored:  # new commits, or old ones no longer shown: the cache keeps what is shown
