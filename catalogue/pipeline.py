@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .config import SiteConfig
+from .content.history import History, read_history
 from .content.loader import ContentLoader
 from .content.model import Catalogue
 from .content.redirects import REDIRECTS_FILE
@@ -95,6 +96,7 @@ class Builder:
         self.links = LinkMemory()
         self._facts: dict[str, tuple[int, frozenset[str], int]] = {}  # group → (version, templates, redirects)
         self.catalogue: Catalogue | None = None  # the last one loaded
+        self.history: History | None = None  # the papers' git history, read at each full load
         self.drafts: frozenset[str] = frozenset()  # the last plan's files made only for drafts
 
     def parts(self) -> dict:
@@ -109,8 +111,11 @@ class Builder:
         self.writer.adopt(parts["writer"], kept)
 
     def load(self, report: Report, changed: set[Path] | None = None) -> Catalogue:
-        """Load `content/`; `changed` names the files that may have changed (None: all)."""
+        """Load `content/`; `changed` names the files that may have changed (None: all). The
+        history is read again at a full load only: an edit in watch mode makes no commit."""
         self.catalogue = self.loader.load(report, drafts=self.config.drafts, changed=changed)
+        if changed is None:
+            self.history = read_history(self.config.content_dir, self.config.cache_dir)
         return self.catalogue
 
     def rebuild(self, out_dir: Path, report: Report, changed: set[Path] | None = None) -> RenderResult:
@@ -125,7 +130,7 @@ class Builder:
         with self.stages("relate"):
             similarity = self.similarity.latest if later else self.similarity.current(catalogue)
         with self.stages("plan"):
-            groups = self.planner.plan(catalogue, similarity)
+            groups = self.planner.plan(catalogue, similarity, self.history)
             ledger = (self.ledger.path, self.ledger.paths()) if self.ledger else None
             plan = self.plan_check.check(groups, catalogue.redirects, ledger)
         self.drafts = plan.drafts

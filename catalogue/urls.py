@@ -18,6 +18,8 @@ READING_LIST = "reading-list/"
 SEARCH = "search/"
 ABOUT = "about/"
 REVIEW = "_review/"  # watch mode's list of what needs a curator: never in a published build
+CHANGES = "changes/"  # the changelog: what each commit added, changed and removed
+CHANGES_FEED = f"{CHANGES}feed.xml"
 NOT_FOUND = "404.html"
 FEED = "feed.xml"
 BIBTEX = "papers.bib"  # the whole catalogue's citations; a venue's and a tag's in their folders
@@ -34,7 +36,7 @@ CITATION = "cite.bib"  # in a paper's folder, with its RIS and CSL-JSON beside i
 CITATION_RIS = "cite.ris"
 CITATION_CSL_JSON = "cite.json"
 SOCIAL_IMAGE = "social.png"  # in a paper's folder
-SITE_FILES = frozenset({FEED, *CITATIONS, SITEMAP, ROBOTS, NETLIFY_REDIRECTS})
+SITE_FILES = frozenset({FEED, CHANGES_FEED, *CITATIONS, SITEMAP, ROBOTS, NETLIFY_REDIRECTS})
 EXPLORE = (PAPERS, MAP, AUTHORS, READING_LIST)  # linked at the top of the navigation
 
 

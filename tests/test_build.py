@@ -115,7 +115,7 @@ def test_invalid_content_leaves_the_previous_site_whole(built_copy):
 def test_cli_builds_and_prints_one_summary_line(small_site, code):
     done = build_py(code, "--content", str(small_site.content), "--out", str(small_site.site), "--no-search")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("Built 26 pages (3 papers; 75 files with feeds, citations and images) into ")
+    assert done.stdout.startswith("Built 27 pages (3 papers; 77 files with feeds, citations and images) into ")
 
 
 def test_cli_help_documents_every_command(code):

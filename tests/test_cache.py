@@ -159,7 +159,7 @@ def test_with_nothing_changed_a_build_only_looks_and_says_the_last_warnings_agai
     assert [w.message for w in first.warnings] == ["formula shown as TeX code: \\frac{x"]
     again = Report()
     result = build_site(built.config(search=False), again)
-    assert set(result.stages) == {"restore"} and result.rendered == 0 and result.pages == 26
+    assert set(result.stages) == {"restore"} and result.rendered == 0 and result.pages == 27
     assert again.warnings == first.warnings
 
 

@@ -19,7 +19,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PAGES = ["", "papers/longrope/", "tags/kv-cache/", "venues/iclr-2025/", "themes/context-extension/",
-         "authors/yiran-ding/", "search/?q=kv+cache", "papers/", "authors/", "reading-list/", "map/", "about/",
+         "authors/yiran-ding/", "search/?q=kv+cache", "papers/", "authors/", "reading-list/", "map/", "about/", "changes/",
          "venues/"]
 
 

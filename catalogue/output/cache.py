@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config import SiteConfig
+from ..content.history import state as history_state
 from ..files import write_atomic
 
 STATE_FILE = "build-state.pickle"
@@ -102,8 +103,9 @@ class Outcome:
 
 def inputs_signature(config: SiteConfig) -> str:
     """Name, size and time of every file a build reads but the ledger (content, templates,
-    static files), the code and the settings: equal signatures (and ledgers), equal output."""
-    digest = hashlib.sha256(repr(identity(config)).encode())
+    static files), the code, the settings and the git history's head (and the last deploy's
+    commit): equal signatures (and ledgers), equal output."""
+    digest = hashlib.sha256(repr((identity(config), history_state(config.content_dir))).encode())
     folders = (config.content_dir, config.templates_dir, config.static_dir)
     for path in sorted(path for folder in folders for path in _files_under(folder)):
         stat = os.stat(path)

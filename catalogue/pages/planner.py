@@ -9,12 +9,13 @@ from pathlib import Path
 
 from .. import urls
 from ..config import SiteConfig
+from ..content.history import History
 from ..content.model import Catalogue, Listing, Paper, Taxonomy
 from ..relate.maps import MAP_SIZE, MainTheme, MapPoint, geometry, home_map, topic_map
 from ..relate.related import RelatedViews
 from ..relate.review import grouped, review_items
 from ..relate.similarity import NOTHING, Similarity
-from . import lists, site_files
+from . import changelog, lists, site_files
 from .lists import LISTING, counts, venue_theme_matrix
 from .page import MOVED, REDIRECT_TEMPLATE, Page, PageGroup
 from .papers import neighbour, paper_pages
@@ -49,14 +50,17 @@ class Planner:
         self._main_theme: MainTheme | None = None
         self._geometry: tuple[tuple, dict[str, MapPoint]] = ((), {})
 
-    def plan(self, catalogue: Catalogue, similarity: Similarity = NOTHING) -> list[PageGroup]:
+    def plan(self, catalogue: Catalogue, similarity: Similarity = NOTHING,
+             history: History | None = None) -> list[PageGroup]:
         """Every page of the site: the indexes, then per venue, tag, theme and author, the
-        redirects of content/redirects.txt, and the files for machines (not in previews)."""
+        redirects of content/redirects.txt, the changelog (from `history`, else the dates
+        papers were added), and the files for machines (not in previews)."""
         inputs = _Inputs(catalogue, similarity, counts(catalogue), self._all_listings(catalogue),
                          self._related.update(catalogue, similarity), self._main_theme_for(catalogue.taxonomy))
         groups = [*self._index_groups(inputs), *self._venue_groups(inputs), *self._tag_groups(inputs),
                   *self._theme_groups(inputs), *self._author_groups(catalogue, inputs.listings),
-                  self._group(MOVED, (catalogue.redirects,), _moved_pages, catalogue)]
+                  self._group(MOVED, (catalogue.redirects,), _moved_pages, catalogue),
+                  self._changelog(catalogue, history)]
         if self.config.site_files:
             groups += self._site_files(catalogue, groups)
         if self.config.curating:
@@ -142,6 +146,13 @@ class Planner:
             return []
         return [self._group(f"feed:{group_id}", (title, papers), _one, lists.feed, urls.feed_of(listing),
                             f"{title} · {self.config.title}", listing, papers)]
+
+    def _changelog(self, catalogue: Catalogue, history: History | None) -> PageGroup:
+        """/changes/ and its feed: planned again when the history moves (a commit, another
+        deploy) or a paper it links to comes or goes; without git, after an edit to the papers."""
+        pages = changelog.resolved(history, catalogue)
+        papers = catalogue.papers if history is None else ()
+        return self._group("changes", (history, pages, papers), _changelog_pages, history, pages, papers, self.config)
 
     def _author_groups(self, catalogue: Catalogue, listings: tuple[Listing, ...]) -> list[PageGroup]:
         """A page per author, in groups by first letter; and the index of all authors, which
@@ -241,6 +252,12 @@ def _review(catalogue: Catalogue, content_dir: Path) -> tuple[Page]:
 
 def _one(make: Callable[..., Page], *args) -> tuple[Page]:
     return (make(*args),)
+
+
+def _changelog_pages(history: History | None, pages: tuple, papers: list[Paper],
+                     config: SiteConfig) -> tuple[Page, ...]:
+    page, feed = changelog.changelog(history, pages, papers, config.title, config.base_url)
+    return (page, feed) if config.site_files else (page,)
 
 
 def _home(title: str, count: int, tally: dict, similarity: Similarity, main_theme: MainTheme,
