@@ -18,6 +18,7 @@ from test_real_catalogue import copy_project, run
 from catalogue import files
 from catalogue.cli import main
 from catalogue.content.loader import load_catalogue
+from catalogue.content.source import fingerprint
 from catalogue.pipeline import build_site
 from catalogue.report import Report
 
@@ -266,9 +267,24 @@ def test_merge_makes_the_dropped_slug_an_alias_and_takes_what_keep_lacks(site, c
     kept = (site.content / "papers/rocketkv.md").read_text()
     assert kept == paper("rocketkv", "RocketKV: Two-Stage KV Cache Compression").replace(
         "tags: [kv-cache, sparse-attention]\n", "arxiv: '2502.14051'\ntags: [kv-cache, sparse-attention, "
-        "in-context-learning]\ncode: https://github.com/example/rocketkv\naliases: [rocketkv-2, rocket-kv]\n")
+        "in-context-learning]\ncode: https://github.com/example/rocketkv\naliases: [rocketkv-2, rocket-kv]\n"
+        f"merged: [{fingerprint('Another abstract.')}]\n")
     build_site(site.config(search=False, social_images=False), Report())
     assert 'url=/papers/rocketkv/"' in (site.site / "papers/rocketkv-2/index.html").read_text()
+
+
+def test_a_merged_papers_list_imported_again_adds_nothing(scratch, capsys):
+    abstracts = [f"We study paper {n} of the list: a method that keeps the key-value cache small while decoding "
+                 f"long inputs, and measure its memory and accuracy on long-context benchmarks, variant {n}."
+                 for n in (1, 2)]
+    listing = scratch.write("icml.txt", "ICML 2024 Papers\n\n" + "\n\n".join(abstracts) + "\n")
+    assert main(["import", str(listing), "--content", str(scratch.content)]) == 0
+    first, second = sorted(scratch.papers())
+    assert curate(scratch, "merge", first.removesuffix(".md"), second.removesuffix(".md")) == 0
+    papers = scratch.papers()
+    assert main(["import", str(listing), "--content", str(scratch.content)]) == 0
+    assert scratch.papers() == papers
+    assert "import: 0 added, 2 skipped" in capsys.readouterr().err
 
 
 def test_retag_picks_papers_by_venue_words_and_groups(site, capsys):

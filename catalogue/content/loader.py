@@ -324,7 +324,8 @@ def read_identities(content_dir: Path, report: Report) -> Identities:
         for key in ("slug", "aliases"):
             value = source.meta.get(key)
             found.slugs.update(v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
-        for value in (source.meta.get("fingerprint"), fingerprint(source.body)):
+        merged = source.meta.get("merged")
+        for value in (source.meta.get("fingerprint"), fingerprint(source.body), *(merged if isinstance(merged, list) else ())):
             if isinstance(value, str) and value:
                 found.fingerprints.setdefault(value, path)
         for key, known in (("arxiv", found.arxiv), ("doi", found.doi)):

@@ -125,6 +125,8 @@ class Paper:
     project: str = field(default="", metadata=_front_matter(str))
     aliases: tuple[str, ...] = field(default=(), metadata=_front_matter(list))
     fingerprint: str = field(default="", metadata=_front_matter(str))
+    # The fingerprints of the files `build.py merge` joined into this one: an import knows them.
+    merged: tuple[str, ...] = field(default=(), metadata=_front_matter(list))
     source: str = field(default="", metadata=_front_matter(str))
     draft: bool = field(default=False, metadata=_front_matter(bool))
     body: str

@@ -8,7 +8,7 @@ import difflib
 from pathlib import Path
 
 from ..content.model import FRONT_MATTER, Catalogue, Paper
-from ..content.source import read_source
+from ..content.source import fingerprint, read_source
 from ..report import Report
 from .transaction import Transaction, load_content
 
@@ -34,6 +34,9 @@ def merge_papers(content_dir: Path, keep: str, drop: str, report: Report) -> Tra
         if key in FRONT_MATTER and not source.meta.get(key) and other.meta.get(key):
             fields[key] = other.meta[key]
     fields["tags"] = list(dict.fromkeys([*kept.tags, *dropped.tags]))
+    # DROP's abstract is gone, so an import would add it again: KEEP remembers its fingerprints.
+    fields["merged"] = list(dict.fromkeys([*kept.merged, *filter(None, [dropped.fingerprint]),
+                                           fingerprint(dropped.body), *dropped.merged]))
     transaction = Transaction(content_dir)
     transaction.rewrite(source, fields)
     transaction.delete(dropped.path, f"its paper is now {kept.slug}: /papers/{dropped.slug}/ redirects there")
