@@ -11,7 +11,7 @@ import frontmatter
 from .. import urls
 from ..config import LEDGER_FILE
 from ..content.loader import read_identities
-from ..content.model import FIELD_ORDER, Taxonomy, Venue
+from ..content.model import FIELD_ORDER, Venue
 from ..content.paperlinks import paper_page
 from ..content.source import (
     PAPERS_DIR,
@@ -21,10 +21,11 @@ from ..content.source import (
     read_source,
     with_fields,
 )
-from ..content.taxonomy import load_taxonomy, suggest_tags
+from ..content.taxonomy import load_taxonomy
 from ..content.venues import VENUES_FILE, load_venues, unknown_venue_hint
 from ..files import write_atomic, write_new
 from ..ledger import read_ledger
+from ..relate.tagging import TagSuggester
 from ..report import ContentError, Report
 from .cleaning import clean_abstract, leftover_latex
 from .derive import derived_title
@@ -62,20 +63,21 @@ def import_lists(lists: list[Path], content_dir: Path, metadata: Path | None,
     if report.errors:
         raise ContentError(report.errors)  # an unreadable content file could be a duplicate
     assert taxonomy is not None and venues is not None
+    tagger = TagSuggester.from_content(content_dir, taxonomy, report)  # before this run's papers: never their neighbours
     known = _Known(papers, slugs, _published_slugs(content_dir))
     result = ImportResult()
     matched: set[int] = set()
     for path in lists:
         raws = read_list(path, report)
         if raws and _venue_known(raws[0], venues, report):
-            _import_list(raws, facts, matched, taxonomy, venues, known, content_dir, update, report, result)
+            _import_list(raws, facts, matched, tagger, venues, known, content_dir, update, report, result)
     if metadata:
         _report_unmatched(facts, matched, {path.name for path in lists}, content_dir, metadata, report)
     _summarise(result, report)
     return result
 
 
-def _import_list(raws: list[RawPaper], facts: list[PaperFacts], matched: set[int], taxonomy: Taxonomy,
+def _import_list(raws: list[RawPaper], facts: list[PaperFacts], matched: set[int], tagger: TagSuggester,
                  venues: dict[str, Venue], known: _Known, content_dir: Path, update: bool,
                  report: Report, result: ImportResult) -> None:
     kept = False  # the list is copied into content/sources/ before its first paper is written
@@ -91,7 +93,7 @@ def _import_list(raws: list[RawPaper], facts: list[PaperFacts], matched: set[int
             continue
         if not kept and not (kept := _keep_source(raw.path, content_dir, report)):
             return
-        path = _write_paper(raw, body, fact, taxonomy, known.slugs, content_dir, report)
+        path = _write_paper(raw, body, fact, tagger, known.slugs, content_dir, report)
         known.papers[fingerprint(raw.text)] = path
         result.added.append(path)
 
@@ -129,7 +131,7 @@ def _refuse_papers_outside(content_dir: Path, report: Report) -> None:
                      "make content/papers/ a real folder inside content/")
 
 
-def _write_paper(raw: RawPaper, body: str, facts: PaperFacts | None, taxonomy: Taxonomy,
+def _write_paper(raw: RawPaper, body: str, facts: PaperFacts | None, tagger: TagSuggester,
                  slugs: set[str], content_dir: Path, report: Report) -> Path:
     title = facts.title if facts else derived_title(body)
     slug = unique_slug(slugify(slug_source(title, body)), slugs)
@@ -143,13 +145,14 @@ def _write_paper(raw: RawPaper, body: str, facts: PaperFacts | None, taxonomy: T
         "added": datetime.date.today(),
     }
     meta.update(_known_facts(facts, {}))
-    meta["tags"] = list(suggest_tags(title, body, taxonomy))
+    suggested = tagger.suggest(title, body)
+    meta["tags"] = list(suggested.tags)
     meta.update({k: v for k, v in (("code", code), ("project", project)) if v})
     meta.update(aliases=[], fingerprint=fingerprint(raw.text), source=f"{raw.path.name}:{raw.line}")
     meta = {key: meta[key] for key in FIELD_ORDER if key in meta}  # the order every tool writes
     if len(meta["tags"]) < 2:
         report.warning(raw.path, raw.line, f"only {len(meta['tags'])} tag(s) suggested for `{slug}`",
-                       "add tags by hand, or phrases to content/taxonomy.yaml")
+                       suggested.consider())
     for command in sorted(set(leftover_latex(body))):
         report.warning(raw.path, raw.line, f"could not convert LaTeX `{command}`",
                        f"fix it by hand in content/papers/{slug}.md")
