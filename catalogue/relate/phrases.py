@@ -20,6 +20,7 @@ class Phrases:
     def __init__(self, taxonomy: Taxonomy):
         self._by_word: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
         self._by_prefix: dict[int, dict[str, list[tuple[str, re.Pattern[str]]]]] = {}
+        self._candidates: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = {}  # by word, as met
         for tag in taxonomy.tags.values():
             for phrase in tag.phrases:
                 self._index(tag.id, phrase)
@@ -40,18 +41,27 @@ class Phrases:
         found: Found = {}
         for where, text in (("title", title.lower()), ("abstract", body.lower())):
             for word in _WORD.finditer(text):
-                for tag, matched in self._at(text, word).items():
-                    found.setdefault(tag, []).append((where, matched))
+                candidates = self._candidates.get(word.group())
+                if candidates is None:
+                    candidates = self._candidates[word.group()] = self._starting(word.group())
+                if candidates:
+                    for tag, matched in _longest(text, word.start(), candidates).items():
+                        found.setdefault(tag, []).append((where, matched))
         return found
 
-    def _at(self, text: str, word: re.Match[str]) -> dict[str, str]:
-        """The tags whose phrases start at this word, with the longest text each matches."""
-        candidates = list(self._by_word.get(word.group(), ()))
+    def _starting(self, word: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
+        """The phrases that can start at this word (asked once a word: most words start none)."""
+        candidates = list(self._by_word.get(word, ()))
         for length, stems in self._by_prefix.items():
-            candidates += stems.get(word.group()[:length], ()) if length <= len(word.group()) else ()
-        best: dict[str, str] = {}
-        for tag, pattern in candidates:
-            hit = pattern.match(text, word.start())
-            if hit and len(hit.group()) > len(best.get(tag, "")):
-                best[tag] = hit.group()
-        return best
+            candidates += stems.get(word[:length], ()) if length <= len(word) else ()
+        return tuple(candidates)
+
+
+def _longest(text: str, start: int, candidates: tuple[tuple[str, re.Pattern[str]], ...]) -> dict[str, str]:
+    """The tags whose phrases match at `start`, with the longest text each matches."""
+    best: dict[str, str] = {}
+    for tag, pattern in candidates:
+        hit = pattern.match(text, start)
+        if hit and len(hit.group()) > len(best.get(tag, "")):
+            best[tag] = hit.group()
+    return best

@@ -222,11 +222,11 @@ class PhraseReliability:
 
     def __init__(self, papers: Sequence[Paper], found: list[Found], tag_ids: list[str]):
         self._column = {tag: index for index, tag in enumerate(tag_ids)}
-        self._papers, self._found = papers, found
+        self._owns = [self._own(paper, mentioned) for paper, mentioned in zip(papers, found)]
         self._mentioned = np.zeros((len(tag_ids), SURE_MENTIONS + 1))
         self._tagged = np.zeros_like(self._mentioned)
-        for paper, mentioned in zip(papers, found):
-            for tag, (count, given) in self._own(paper, mentioned).items():
+        for own in self._owns:
+            for tag, (count, given) in own.items():
                 self._mentioned[tag, count] += 1
                 self._tagged[tag, count] += given
 
@@ -237,7 +237,7 @@ class PhraseReliability:
             return 0.0
         count = min(count, SURE_MENTIONS)
         mentioned, tagged = self._mentioned[tag, count], self._tagged[tag, count]
-        own = self._own(self._papers[held_out], self._found[held_out]).get(tag) if held_out is not None else None
+        own = self._owns[held_out].get(tag) if held_out is not None else None
         if own and own[0] == count:
             mentioned, tagged = mentioned - 1, tagged - own[1]
         prior = count / SURE_MENTIONS
