@@ -110,6 +110,19 @@ def test_papers_of_the_same_import_are_not_each_others_neighbours(scratch):
     assert later.confidence("kv-cache") > 0.1 and later.neighbours[:2] != ()
 
 
+def test_an_import_into_content_that_does_not_load_tags_from_phrases_and_says_so(scratch):
+    toy(scratch)
+    scratch.write("content/papers/odd.md", paper("odd", "Odd", tags="[no-such-tag]"))
+    raw = scratch.write("new.txt", "ICML 2024 Papers\n\n" + " ".join(
+        ["Mamba, a state space model, reads long genomic sequences in linear time."] * 4) + "\n")
+    report = Report()
+    import_lists([raw], scratch.content, None, report)
+    assert [d.message for d in report.warnings if "phrases alone" in d.message] \
+        == ["tags suggested from phrases alone: content/ does not load"]
+    imported = next(p for p in (scratch.content / "papers").glob("*.md") if "source: new.txt:3" in p.read_text("utf-8"))
+    assert "tags: [state-space-models]" in imported.read_text(encoding="utf-8")
+
+
 def test_leave_one_out_on_the_real_catalogue_is_more_precise_than_the_phrases(real_catalogue):
     """Measured 2026-12-02 (scripts/tag_eval.py --fast): phrases alone P 0.934 R 0.924 F1 0.929;
     combined P 0.955 R 0.844 F1 0.896. The phrases were written for these very papers, so the

@@ -107,6 +107,7 @@ class TagSuggester:
     def __init__(self, papers: Sequence[Paper], taxonomy: Taxonomy, settings: Settings = Settings()):
         self.papers, self.taxonomy, self.settings = list(papers), taxonomy, settings
         self.tag_ids = list(taxonomy.tags)
+        self._tag_column = {tag: index for index, tag in enumerate(self.tag_ids)}
         self._phrases = Phrases(taxonomy)
         counted = [Counter(terms(f"{p.title} {p.body}")) for p in self.papers]
         self._columns: dict[str, int] = {}
@@ -116,7 +117,7 @@ class TagSuggester:
         self._counts = _count_matrix([self._row(count) for count in counted], len(self._columns))
         self._frequency = np.diff(self._counts.tocsc().indptr)
         self._vectors = _unit_rows(_tf_idf(self._counts, self._idf(self._frequency, len(self.papers)))).T.tocsr()
-        column = {tag: index for index, tag in enumerate(self.tag_ids)}
+        column = self._tag_column
         rows = [row for row, p in enumerate(self.papers) for t in p.tags if t in column]
         cols = [column[t] for p in self.papers for t in p.tags if t in column]
         self._tags = sparse.csr_matrix((np.ones(len(rows), np.float32), (rows, cols)),
@@ -177,14 +178,14 @@ class TagSuggester:
         """Mix the neighbours' votes with the phrases' confidence; apply the confident tags."""
         share = self.settings.share
         candidates = []
-        for index in set(np.flatnonzero(votes).tolist()) | {self.tag_ids.index(t) for t in found}:
+        for index in set(np.flatnonzero(votes).tolist()) | {self._tag_column[t] for t in found}:
             tag = self.tag_ids[index]
             phrased = self._reliability.of(index, mentions(found.get(tag, [])), own)
             confidence = share * float(votes[index]) + (1 - share) * phrased
             having = tuple(self.papers[i].slug for i in near if tag in self.papers[i].tags)[:SHOWN_NEIGHBOURS]
             phrases = tuple(sorted({phrase for _, phrase in found.get(tag, [])}))
             candidates.append(TagSuggestion(tag, round(confidence, 4), having, phrases))
-        ranked = sorted(candidates, key=lambda s: (-s.confidence, self.tag_ids.index(s.tag)))
+        ranked = sorted(candidates, key=lambda s: (-s.confidence, self._tag_column[s.tag]))
         applied = [s for s in ranked if s.confidence >= self.settings.threshold][:MAX_TAGS]
         if not applied and ranked and ranked[0].confidence >= FALLBACK_FROM:
             applied = ranked[:1]
