@@ -18,6 +18,7 @@ from .files import read_lines
 from .importer.slugs import slug_source, slugify
 from .pipeline import check_site
 from .relate.review import ReviewItem, grouped, review_items
+from .relate.tagging import TagOutlier, tag_outliers
 from .report import ContentError, Diagnostic, Report
 
 SHINGLE_WORDS = 5
@@ -49,9 +50,23 @@ def curation_report(catalogue: Catalogue, taxonomy_path: Path, report: Report) -
             report.note(taxonomy_path, tag.line, f"tag `{tag.id}` is used by one paper only",
                         "tag more papers with it, or merge it into a broader tag")
     _check_sources(catalogue, taxonomy_path.parent, report)
+    _note_tag_outliers(tag_outliers(catalogue.papers, catalogue.taxonomy), report)
     for first, second, similarity in near_duplicates(catalogue):
         report.warning(second.path, 1, f"abstract is {similarity:.0%} like {first.path}'s",
                        "delete one of the two if they are the same paper")
+
+
+def _note_tag_outliers(outliers: list[TagOutlier], report: Report) -> None:
+    """Tags unlike the neighbours' are a second look for a curator, never a failure."""
+    for outlier in outliers:
+        doubted = ", ".join(f"`{tag}` ({confidence:.2f})" for tag, confidence in outlier.doubted)
+        missing = ", ".join(f"`{tag}` ({confidence:.2f})" for tag, confidence in outlier.missing)
+        found = [f"has {doubted}, which its neighbours and phrases barely suggest" if doubted else "",
+                 f"lacks {missing}, which they strongly suggest" if missing else ""]
+        near = ", ".join(outlier.neighbours) or "none close"
+        report.note(outlier.paper.path, outlier.paper.line_of("tags"),
+                    f"tags unlike its neighbours': {'; '.join(f for f in found if f)}",
+                    f"check the tags against the abstract (nearest papers: {near}); keep them if they are right")
 
 
 def _check_sources(catalogue: Catalogue, content_dir: Path, report: Report) -> None:

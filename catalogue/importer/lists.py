@@ -9,7 +9,7 @@ from pathlib import Path
 from .. import urls
 from ..config import LEDGER_FILE
 from ..content.loader import Identities, read_identities
-from ..content.model import Taxonomy, Venue
+from ..content.model import Venue
 from ..content.source import (
     PAPERS_DIR,
     SOURCES_DIR,
@@ -22,6 +22,7 @@ from ..content.taxonomy import load_taxonomy
 from ..content.venues import VENUES_FILE, load_venues, unknown_venue_hint
 from ..files import write_atomic, write_new
 from ..ledger import read_ledger
+from ..relate.tagging import TagSuggester
 from ..report import ContentError, Report
 from .cleaning import clean_abstract
 from .formats import read_entries
@@ -44,7 +45,7 @@ class _Run:
     """One import: what content/ holds, the options, and what was done so far."""
 
     content_dir: Path
-    taxonomy: Taxonomy
+    tagger: TagSuggester  # built before this run's papers are written: never their neighbours
     venues: dict[str, Venue]
     known: Identities
     published: set[str]  # slugs whose pages the ledger says were published: they never change
@@ -86,7 +87,8 @@ def _start(content_dir: Path, metadata: Path | None, report: Report, update: boo
     if report.errors:
         raise ContentError(report.errors)  # an unreadable content file could be a duplicate
     assert taxonomy is not None and venues is not None
-    return _Run(content_dir, taxonomy, venues, known, _published_slugs(content_dir), facts, report,
+    tagger = TagSuggester.from_content(content_dir, taxonomy, report)
+    return _Run(content_dir, tagger, venues, known, _published_slugs(content_dir), facts, report,
                 update=update, dry_run=dry_run)
 
 
@@ -161,8 +163,8 @@ def _import_file(placed: list[tuple[Entry, Venue]], run: _Run) -> None:
             continue
         if not kept and not (kept := _keep_source(entry.path, run)):
             return
-        meta = front_matter(entry, venue, body, fact, run.taxonomy, run.known.slugs)
-        path = write_paper(entry, meta, body, run.content_dir, run.report, run.dry_run)
+        meta, consider = front_matter(entry, venue, body, fact, run.tagger, run.known.slugs)
+        path = write_paper(entry, meta, body, run.content_dir, run.report, run.dry_run, consider)
         _remember(keys, path, run.known)
         run.result.added.append(path)
 

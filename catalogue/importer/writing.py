@@ -8,11 +8,11 @@ from pathlib import Path
 
 import frontmatter
 
-from ..content.model import FIELD_ORDER, URL_PATTERN, Taxonomy, Venue
+from ..content.model import FIELD_ORDER, URL_PATTERN, Venue
 from ..content.paperlinks import paper_page, placeholder
 from ..content.source import PAPERS_DIR, fingerprint
-from ..content.taxonomy import suggest_tags
 from ..files import write_new
+from ..relate.tagging import TagSuggester
 from ..report import Report
 from .cleaning import leftover_latex
 from .derive import derived_title
@@ -36,9 +36,10 @@ def known_facts(entry: Entry | None, facts: PaperFacts | None, meta: dict) -> di
     return found
 
 
-def front_matter(entry: Entry, venue: Venue, body: str, facts: PaperFacts | None, taxonomy: Taxonomy,
-                 slugs: set[str]) -> dict[str, object]:
-    """The new page's fields, in the order every tool writes them; its slug taken from `slugs`."""
+def front_matter(entry: Entry, venue: Venue, body: str, facts: PaperFacts | None, tagger: TagSuggester,
+                 slugs: set[str]) -> tuple[dict[str, object], str]:
+    """The new page's fields, in the order every tool writes them (its slug taken from `slugs`),
+    and the tags worth considering if too few were confident enough to apply."""
     title = entry.title or (facts.title if facts else "") or derived_title(body)
     slug = unique_slug(slugify(slug_source(title, body)), slugs)
     slugs.add(slug)
@@ -53,19 +54,20 @@ def front_matter(entry: Entry, venue: Venue, body: str, facts: PaperFacts | None
         "added": datetime.date.today(),
     }
     meta.update(known_facts(entry, facts, {}))
-    meta["tags"] = list(suggest_tags(title, body, taxonomy))
+    suggested = tagger.suggest(title, body)
+    meta["tags"] = list(suggested.tags)
     meta.update({k: v for k, v in (("code", code), ("project", project)) if v})
     meta.update(aliases=[], fingerprint=fingerprint(entry.text), source=f"{entry.path.name}:{entry.line}")
-    return {key: meta[key] for key in FIELD_ORDER if key in meta}
+    return {key: meta[key] for key in FIELD_ORDER if key in meta}, suggested.consider()
 
 
 def write_paper(entry: Entry, meta: dict[str, object], body: str, content_dir: Path, report: Report,
-                dry_run: bool = False) -> Path:
+                dry_run: bool = False, consider: str = "") -> Path:
     """Write the page (never over a file), or in a dry run print what would be written."""
     slug = meta["slug"]
     if len(meta["tags"]) < 2:
         report.warning(entry.path, entry.line, f"only {len(meta['tags'])} tag(s) suggested for `{slug}`",
-                       "add tags by hand, or phrases to content/taxonomy.yaml")
+                       consider or "add tags by hand, or phrases to content/taxonomy.yaml")
     for command in sorted(set(leftover_latex(body))):
         report.warning(entry.path, entry.line, f"could not convert LaTeX `{command}`",
                        f"fix it by hand in content/papers/{slug}.md")
