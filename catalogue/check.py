@@ -17,7 +17,7 @@ from .content.taxonomy import TAXONOMY_FILE
 from .files import read_lines
 from .importer.slugs import slug_source, slugify
 from .pipeline import check_site
-from .relate.review import ReviewItem, grouped, review_items
+from .relate.review import ReviewItem, grouped, review_items, tag_items
 from .relate.tagging import TagOutlier, tag_outliers
 from .report import ContentError, Diagnostic, Report
 
@@ -25,8 +25,10 @@ SHINGLE_WORDS = 5
 NEAR_DUPLICATE = 0.5  # Jaccard similarity of word 5-grams: re-imports and light edits score far above
 
 
-def curation_report(catalogue: Catalogue, taxonomy_path: Path, report: Report) -> None:
-    """Warnings block `--strict`; notes are to-dos that never fail a build."""
+def curation_report(catalogue: Catalogue, taxonomy_path: Path, report: Report,
+                    outliers: list[TagOutlier] | None = None) -> None:
+    """Warnings block `--strict`; notes are to-dos that never fail a build. `outliers`: the
+    papers whose tags look unlike their neighbours', if the caller has them."""
     uses = Counter(tag for paper in catalogue.papers for tag in paper.tags)
     for paper in catalogue.papers:
         if paper.title_source == "derived":
@@ -50,23 +52,11 @@ def curation_report(catalogue: Catalogue, taxonomy_path: Path, report: Report) -
             report.note(taxonomy_path, tag.line, f"tag `{tag.id}` is used by one paper only",
                         "tag more papers with it, or merge it into a broader tag")
     _check_sources(catalogue, taxonomy_path.parent, report)
-    _note_tag_outliers(tag_outliers(catalogue.papers, catalogue.taxonomy), report)
+    for item in tag_items(tag_outliers(catalogue.papers, catalogue.taxonomy) if outliers is None else outliers):
+        report.note(item.path, item.line, item.message, item.hint)
     for first, second, similarity in near_duplicates(catalogue):
         report.warning(second.path, 1, f"abstract is {similarity:.0%} like {first.path}'s",
                        "delete one of the two if they are the same paper")
-
-
-def _note_tag_outliers(outliers: list[TagOutlier], report: Report) -> None:
-    """Tags unlike the neighbours' are a second look for a curator, never a failure."""
-    for outlier in outliers:
-        doubted = ", ".join(f"`{tag}` ({confidence:.2f})" for tag, confidence in outlier.doubted)
-        missing = ", ".join(f"`{tag}` ({confidence:.2f})" for tag, confidence in outlier.missing)
-        found = [f"has {doubted}, which its neighbours and phrases barely suggest" if doubted else "",
-                 f"lacks {missing}, which they strongly suggest" if missing else ""]
-        near = ", ".join(outlier.neighbours) or "none close"
-        report.note(outlier.paper.path, outlier.paper.line_of("tags"),
-                    f"tags unlike its neighbours': {'; '.join(f for f in found if f)}",
-                    f"check the tags against the abstract (nearest papers: {near}); keep them if they are right")
 
 
 def _check_sources(catalogue: Catalogue, content_dir: Path, report: Report) -> None:
@@ -129,17 +119,18 @@ def run_check(config: SiteConfig, strict: bool, quiet: bool = False, output: str
     found (grouped by file, as JSON, or as GitHub annotations), then a summary; the exit
     status for the command line."""
     report = Report()
-    catalogue = None
+    catalogue, outliers = None, []
     try:
         catalogue = check_site(config, report)
-        curation_report(catalogue, config.content_dir / TAXONOMY_FILE, report)
+        outliers = tag_outliers(catalogue.papers, catalogue.taxonomy)
+        curation_report(catalogue, config.content_dir / TAXONOMY_FILE, report, outliers)
     except ContentError as error:
         report.extend(d for d in error.diagnostics if d not in report.diagnostics)
     shown = by_file([d for d in report.diagnostics if not (quiet and d.severity == "note")])
     counts = Counter(d.severity for d in report.diagnostics)
     failed = bool(counts["error"]) or (strict and bool(counts["warning"]))
     if output == "json":
-        review = review_items(catalogue, config.content_dir) if catalogue else []
+        review = review_items(catalogue, config.content_dir, outliers) if catalogue else []
         print(json.dumps({"papers": len(catalogue.papers) if catalogue else None, "errors": counts["error"],
                           "warnings": counts["warning"], "notes": counts["note"], "ok": not failed,
                           "diagnostics": [_as_json(d) for d in shown],

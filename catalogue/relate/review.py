@@ -12,6 +12,7 @@ from pathlib import Path
 from ..content.model import Catalogue, Paper, author_slug, family_name
 from ..content.people import AUTHORS_FILE
 from ..content.venues import VENUES_FILE
+from .tagging import TagOutlier, tag_outliers
 
 ABSTRACT_LINES_SHOWN = 240  # characters of the abstract shown beside a derived title
 
@@ -40,9 +41,14 @@ class ReviewItem:
         return {**asdict(self), "path": str(self.path)}
 
 
-def review_items(catalogue: Catalogue, content_dir: Path) -> list[ReviewItem]:
-    """Every item of the review list, grouped in GROUPS' order, each group in file order."""
-    items = [*derived_titles(catalogue), *author_variants(catalogue, content_dir),
+def review_items(catalogue: Catalogue, content_dir: Path,
+                 outliers: list[TagOutlier] | None = None) -> list[ReviewItem]:
+    """Every item of the review list, grouped in GROUPS' order, each group in file order; the
+    tags to confirm are `outliers` (their leave-one-out costs seconds at 10,000 papers: a
+    caller that has them passes them), else computed here."""
+    if outliers is None:
+        outliers = tag_outliers(catalogue.papers, catalogue.taxonomy)
+    items = [*derived_titles(catalogue), *tag_items(outliers), *author_variants(catalogue, content_dir),
              *venue_variants(catalogue, content_dir)]
     order = list(GROUPS)
     return sorted(items, key=lambda item: (order.index(item.kind), str(item.path), item.line))
@@ -62,6 +68,23 @@ def derived_titles(catalogue: Catalogue) -> list[ReviewItem]:
                        "read the paper's real title, write it as `title:`, then set `title_source: curated`",
                        paper.slug, _opening(paper.body))
             for paper in catalogue.papers if paper.title_source == "derived"]
+
+
+def tag_items(outliers: list[TagOutlier]) -> list[ReviewItem]:
+    """Papers whose tags look unlike their neighbours': a second look, never a failure."""
+    items = []
+    for outlier in outliers:
+        doubted = ", ".join(f"`{tag}` ({confidence:.2f})" for tag, confidence in outlier.doubted)
+        missing = ", ".join(f"`{tag}` ({confidence:.2f})" for tag, confidence in outlier.missing)
+        found = [f"has {doubted}, which its neighbours and phrases barely suggest" if doubted else "",
+                 f"lacks {missing}, which they strongly suggest" if missing else ""]
+        near = ", ".join(outlier.neighbours) or "none close"
+        paper = outlier.paper
+        items.append(ReviewItem("tags", paper.path, paper.line_of("tags"),
+                                f"tags unlike its neighbours': {'; '.join(f for f in found if f)}",
+                                f"check the tags against the abstract (nearest papers: {near}); "
+                                "keep them if they are right", paper.slug, f"“{paper.title}”"))
+    return items
 
 
 def _opening(text: str) -> str:
