@@ -14,8 +14,8 @@ from ..relate.related import RelatedViews
 from ..relate.similarity import NOTHING, Similarity
 from . import lists, site_files
 from .lists import LISTING, counts, venue_theme_matrix
-from .page import MOVED, REDIRECT_TEMPLATE, Page, PageGroup
-from .papers import neighbour, paper_pages
+from .page import MOVED, REDIRECT_TEMPLATE, WITHDRAWN, Page, PageGroup
+from .papers import neighbour, paper_pages, withdrawn_pages
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,8 @@ class Planner:
                          self._related.update(catalogue, similarity), self._main_theme_for(catalogue.taxonomy))
         groups = [*self._index_groups(inputs), *self._venue_groups(inputs), *self._tag_groups(inputs),
                   *self._theme_groups(inputs), *self._author_groups(catalogue, inputs.listings),
+                  self._group(WITHDRAWN, (catalogue.withdrawn, catalogue.taxonomy, tuple(catalogue.venues)),
+                              withdrawn_pages, catalogue, self.config.social_images),
                   self._group(MOVED, (catalogue.redirects,), _moved_pages, catalogue)]
         if self.config.site_files:
             groups += self._site_files(catalogue, groups)
