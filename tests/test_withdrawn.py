@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 from conftest import paper
+from siteserver import SiteServer
 from test_load import errors_for
+from test_quality import ARGS, AXE, CHROMIUM, VNU, require
 from test_real_catalogue import copy_project, run
 
 from catalogue.pipeline import build_site
@@ -106,3 +109,28 @@ def test_withdrawing_a_real_paper_keeps_its_page_and_leaves_search(tmp_path):
     assert sum(language["page_count"] for language in entry["languages"].values()) == 94
     assert "/papers/samba/" not in (project / "site/feed.xml").read_text(encoding="utf-8")
     assert "/papers/samba/" not in (project / "site/sitemap.xml").read_text(encoding="utf-8")
+
+
+def test_its_page_is_valid_html_and_accessible_in_light_and_dark(withdrawn_site):
+    """The Nu Html Checker and axe-core, as tests/test_quality.py runs them on the real catalogue."""
+    require(VNU, AXE, CHROMIUM)
+    page_file = withdrawn_site.site / "papers/gone/index.html"
+    done = subprocess.run(["java", "-jar", str(VNU), "--errors-only", "--format", "json", str(page_file)],
+                          capture_output=True, text=True)
+    assert json.loads(done.stderr or '{"messages": []}')["messages"] == []
+    from playwright.sync_api import sync_playwright
+    server = SiteServer(withdrawn_site.site)
+    found = {}
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+            for scheme in ("light", "dark"):
+                page = browser.new_page(bypass_csp=True, color_scheme=scheme)
+                page.goto(server.url + "papers/gone/")
+                page.add_script_tag(path=str(AXE))
+                result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+                found |= {f"{scheme} {v['id']}: {v['nodes'][0]['target']}": v["help"] for v in result["violations"]}
+            browser.close()
+    finally:
+        server.stop()
+    assert found == {}
