@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections import Counter
-from itertools import combinations
 from pathlib import Path
 
 from .config import SiteConfig
@@ -19,10 +17,8 @@ from .importer.slugs import slug_source, slugify
 from .pipeline import check_site
 from .relate.review import ReviewItem, grouped, review_items, tag_items
 from .relate.tagging import TagOutlier, tag_outliers
+from .relate.duplicates import find_duplicates
 from .report import ContentError, Diagnostic, Report
-
-SHINGLE_WORDS = 5
-NEAR_DUPLICATE = 0.5  # Jaccard similarity of word 5-grams: re-imports and light edits score far above
 
 
 def curation_report(catalogue: Catalogue, taxonomy_path: Path, report: Report,
@@ -54,9 +50,8 @@ def curation_report(catalogue: Catalogue, taxonomy_path: Path, report: Report,
     _check_sources(catalogue, taxonomy_path.parent, report)
     for item in tag_items(tag_outliers(catalogue.papers, catalogue.taxonomy) if outliers is None else outliers):
         report.note(item.path, item.line, item.message, item.hint)
-    for first, second, similarity in near_duplicates(catalogue):
-        report.warning(second.path, 1, f"abstract is {similarity:.0%} like {first.path}'s",
-                       "delete one of the two if they are the same paper")
+    for duplicate in find_duplicates(catalogue.papers):  # withdrawn papers are in no list: not here either
+        report.warning(duplicate.drop.path, duplicate.line, duplicate.message, duplicate.hint)
 
 
 def _check_sources(catalogue: Catalogue, content_dir: Path, report: Report) -> None:
@@ -88,30 +83,6 @@ def _source_lines(path: Path, report: Report) -> list[str] | None:
     except ContentError as error:
         report.extend(Diagnostic(d.path, d.line, d.message, d.hint, "warning") for d in error.diagnostics)
         return []
-
-
-def near_duplicates(catalogue: Catalogue) -> list[tuple]:
-    """Pairs of papers sharing most of their word 5-grams; candidates found through shared shingles."""
-    shingles = {paper: _shingles(paper.body) for paper in catalogue.papers}
-    owners: dict[int, list] = {}
-    for paper, grams in shingles.items():
-        for gram in grams:
-            owners.setdefault(gram, []).append(paper)
-    candidates = {pair for papers in owners.values() if len(papers) < 50
-                  for pair in combinations(papers, 2)}
-    found = []
-    for first, second in candidates:
-        a, b = shingles[first], shingles[second]
-        similarity = len(a & b) / len(a | b)
-        if similarity >= NEAR_DUPLICATE:
-            first, second = sorted((first, second), key=lambda p: str(p.path))
-            found.append((first, second, similarity))
-    return sorted(found, key=lambda f: (str(f[0].path), str(f[1].path)))
-
-
-def _shingles(text: str) -> set[int]:
-    words = re.findall(r"[a-z0-9]+", text.lower())
-    return {hash(tuple(words[i:i + SHINGLE_WORDS])) for i in range(max(1, len(words) - SHINGLE_WORDS + 1))}
 
 
 def run_check(config: SiteConfig, strict: bool, quiet: bool = False, output: str = "text") -> int:

@@ -76,6 +76,21 @@ def test_after_an_edit_the_output_is_a_clean_builds(built, edit):
     assert_same_as_clean(built, search=False)
 
 
+def test_a_paper_withdrawn_then_restored(built):
+    """Withdrawn, the paper keeps its page and leaves the lists; restored, it is back in them."""
+    path = built.content / "papers/rocketkv.md"
+    good = path.read_text(encoding="utf-8")
+    path.write_text(good.replace("tags:", "withdrawn: 2025-02-10\ntags:"), encoding="utf-8")
+    assert build_site(built.config(search=False), Report()).papers == 2
+    assert "Withdrawn" in (built.site / "papers/rocketkv/index.html").read_text(encoding="utf-8")
+    assert "rocketkv" not in (built.site / "feed.xml").read_text(encoding="utf-8")
+    assert_same_as_clean(built, search=False)
+    path.write_text(good, encoding="utf-8")
+    assert build_site(built.config(search=False), Report()).papers == 3
+    assert "rocketkv" in (built.site / "feed.xml").read_text(encoding="utf-8")
+    assert_same_as_clean(built, search=False)
+
+
 def test_a_paper_added_and_one_removed(built):
     (built.content / "papers/rocketkv.md").unlink()
     built.write("content/papers/longrope.md", paper("longrope", "LongRoPE: Extending Context", "ICLR 2025",

@@ -160,3 +160,24 @@ def test_an_edit_to_the_venues_file_rewrites_what_shows_the_venue(live):
     result = rebuild(venues)
     assert {"venues/iclr-2025/index.html", "papers/samba/index.html", "papers/samba/cite.bib"} <= set(result.written)
     assert "The Thirteenth International" in (root / "live/papers/samba/cite.bib").read_text()
+
+
+def test_withdrawing_a_paper_and_restoring_it_equals_a_clean_build(live):
+    """Its page stays (now saying so), every list, related list and count lets it go, and the
+    venue it was alone in disappears; restored, everything comes back."""
+    project, root, rebuild = live
+    samba = project.content / "papers/samba.md"
+    good = samba.read_text()
+    samba.write_text(good.replace("tags:", "withdrawn: 2025-02-10\ntags:"))
+    result = rebuild(samba)  # the only paper of ICLR 2025: its venue page goes
+    page = (root / "live/papers/samba/index.html").read_text()
+    assert "<strong>Withdrawn</strong> on 10 February 2025." in page and "data-pagefind-body" not in page
+    assert not (root / "live/venues/iclr-2025").exists() and "papers/icv/index.html" in result.written
+    assert "samba" not in (root / "live/papers/icv/index.html").read_text()  # no longer related
+    samba.write_text(good.replace("tags:", "withdrawn: 2025-02-10\nwithdrawn_reason: An error in Table 2.\ntags:"))
+    result = rebuild(samba)  # only its own pages change
+    assert "papers/samba/index.html" in result.written and "index.html" not in result.written
+    assert "</strong> on 10 February 2025: An error in Table 2.</p>" in (root / "live/papers/samba/index.html").read_text()
+    samba.write_text(good)
+    rebuild(samba)
+    assert "data-pagefind-body" in (root / "live/papers/samba/index.html").read_text()

@@ -58,7 +58,7 @@ def test_the_valid_site_builds_to_the_expected_bytes(code, tmp_path):
     project = valid_copy(tmp_path / "project")
     done = build(code, project)
     assert done.returncode == 0 and done.stderr == "", done.stderr
-    assert done.stdout.startswith("Built 28 pages (3 papers; 73 files with feeds, citations and images) into site/")
+    assert done.stdout.startswith("Built 29 pages (3 papers; 77 files with feeds, citations and images) into site/")
     built = generated(project / "site")
     if UPDATE:
         shutil.rmtree(VALID / "expected", ignore_errors=True)

@@ -129,6 +129,8 @@ class Paper:
     merged: tuple[str, ...] = field(default=(), metadata=_front_matter(list))
     source: str = field(default="", metadata=_front_matter(str))
     draft: bool = field(default=False, metadata=_front_matter(bool))
+    withdrawn: str = field(default="", metadata=_front_matter(datetime.date))  # ISO date: its page says so
+    withdrawn_reason: str = field(default="", metadata=_front_matter(str))
     body: str
     path: Path
     body_start: int = field(default=0, compare=False, repr=False)  # the file's line where `body` starts
@@ -194,14 +196,16 @@ FIELD_ORDER = tuple(FRONT_MATTER)  # as tools write them
 
 class Catalogue:
     """Everything the site is made from: papers (by venue, newest first, then title), the
-    taxonomy, and indexes by venue, tag, theme and author (each in title order).
+    taxonomy, and indexes by venue, tag, theme and author (each in title order). Withdrawn
+    papers are in none of these: only in `withdrawn` (slug → paper), which keeps their pages.
 
     A catalogue is never changed once made; `updated` makes the next revision, sharing every
     list no change touches, and `changes_since` tells later stages what they must redo
     (the incremental contract: `changes.Changes`)."""
 
     def __init__(self, papers: list[Paper], taxonomy: Taxonomy, redirects: tuple = ()):
-        self.papers = sorted(papers, key=_catalogue_order)
+        self.withdrawn = {p.slug: p for p in sorted(papers, key=lambda p: p.slug) if p.withdrawn}
+        self.papers = sorted((p for p in papers if not p.withdrawn), key=_catalogue_order)
         self.taxonomy = taxonomy
         self.redirects = redirects  # content/redirects.txt, as `redirects.Redirect`s
         self.revision = next_revision()
@@ -223,8 +227,11 @@ class Catalogue:
     def updated(self, changes: list[PaperChange], redirects: tuple) -> Catalogue:
         """The next revision: each change's `old` paper replaced by its `new` (either may be
         None). Lists that no change touches are shared with this catalogue; the others are
-        copied once, then edited in place by bisection."""
+        copied once, then edited in place by bisection. A withdrawn paper is no paper to them:
+        the changes kept for later stages are those of the papers listed."""
         copy = object.__new__(Catalogue)
+        copy.withdrawn = _updated_withdrawn(self.withdrawn, changes)
+        changes = [change for change in map(_listed, changes) if change.papers]
         copy.taxonomy, copy._themes_of_tag, copy.redirects = self.taxonomy, self._themes_of_tag, redirects
         copy.revision, copy.changes = next_revision(), Changes(self.revision, tuple(changes))
         copy.papers = list(self.papers)
@@ -308,6 +315,23 @@ class Catalogue:
         """Authors by the first letter of their slug: slug → papers, in title order. A bucket
         no change touched is the same dict as in the revision before."""
         return self._by_author
+
+
+def _listed(change: PaperChange) -> PaperChange:
+    """The change as the lists see it: a withdrawn paper is not in them."""
+    return PaperChange(*(None if p is None or p.withdrawn else p for p in (change.old, change.new)))
+
+
+def _updated_withdrawn(withdrawn: dict[str, Paper], changes: list[PaperChange]) -> dict[str, Paper]:
+    """The withdrawn papers after `changes`, in slug order; the same dict if none touched them."""
+    if not any(p.withdrawn for change in changes for p in change.papers):
+        return withdrawn
+    updated = dict(withdrawn)
+    for change in changes:
+        if change.old and change.old.withdrawn:
+            updated.pop(change.old.slug, None)
+    updated.update((c.new.slug, c.new) for c in changes if c.new and c.new.withdrawn)
+    return dict(sorted(updated.items()))
 
 
 def _updated_by_slug(by_slug: dict[str, Paper], changes: list[PaperChange]) -> dict[str, Paper]:

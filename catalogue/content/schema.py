@@ -151,6 +151,9 @@ def _check_values(source: PageSource, report: Report) -> None:
                          "write the real address, or delete the line")
     if isinstance(meta.get("url"), str) and URL_PATTERN.match(meta["url"]) and not placeholder(meta["url"]):
         _check_paper_page(source, report)
+    if "withdrawn_reason" in meta and "withdrawn" not in meta:
+        report.error(source.path, _line(source, "withdrawn_reason"), "`withdrawn_reason` without `withdrawn`",
+                     "add the day the paper was withdrawn, like `withdrawn: 2025-02-10`, or delete the reason")
     if isinstance(meta.get("arxiv"), str) and not ARXIV_ID.match(meta["arxiv"]):
         report.error(source.path, _line(source, "arxiv"), f"`arxiv` is not an arXiv id: {meta['arxiv']!r}",
                      "write the id alone, in quotes, like `arxiv: '2406.07522'`")

@@ -222,7 +222,9 @@ def explain(broken: Broken, catalogue: Catalogue | None, site: Path) -> Diagnost
 
 def _paper_of(page: str, catalogue: Catalogue | None) -> Paper | None:
     slug = urls.paper_of_file(page)
-    return catalogue.by_slug.get(slug) if catalogue is not None and slug else None
+    if catalogue is None or not slug:
+        return None
+    return catalogue.by_slug.get(slug) or catalogue.withdrawn.get(slug)
 
 
 def _resolve(raw: bytes, page: str, folder: str, base_url: str, base_path: str,

@@ -42,3 +42,4 @@ class PageGroup:
 
 MOVED = "moved"  # the group of redirect pages for content/redirects.txt
 REDIRECT_TEMPLATE = "redirect.html"  # the page an alias or a moved address leaves behind
+WITHDRAWN = "withdrawn"  # the group of withdrawn papers' pages: kept, but in no list and no sitemap

@@ -25,16 +25,23 @@ def paper_pages(catalogue: Catalogue, paper: Paper, previous: tuple[str, str] | 
     title = plain_text(paper.title)
     tags = tuple(catalogue.taxonomy.tags[t] for t in paper.tags)
     image = urls.paper_file(paper.slug, urls.SOCIAL_IMAGE) if social_images else ""
-    page = Page(urls.paper(paper.slug), "paper.html", title,
-                (("Venues", urls.VENUES), (venue.label, urls.venue(venue.slug))), {
-                    "paper": paper, "paper_tags": tags, "image": image,
+    listed = bool(catalogue.papers_in_venue(venue))  # a venue of withdrawn papers only has no page
+    crumbs = (("Venues", urls.VENUES), (venue.label, urls.venue(venue.slug))) if listed else (("Venues", urls.VENUES),)
+    page = Page(urls.paper(paper.slug), "paper.html", title, crumbs, {
+                    "paper": paper, "paper_tags": tags, "image": image, "venue_listed": listed,
                     "themes": tuple(catalogue.themes_of(paper)),
                     "previous": previous, "next": next, "related": related}, draft)
     extras = [Page(urls.paper_file(paper.slug, name), name, title, context={"paper": paper}, draft=draft)
               for name in (urls.CITATION, urls.CITATION_RIS, urls.CITATION_CSL_JSON)]
     if image:
         extras.append(Page(image, SOCIAL_IMAGE_TEMPLATE, title, context={
-            "title": title, "venue": venue.label, "tags": tuple(t.label for t in tags)}, draft=draft))
+            "title": title, "venue": venue.label + (" · Withdrawn" if paper.withdrawn else ""), "tags": tuple(t.label for t in tags)}, draft=draft))
     redirects = tuple(Page(urls.paper(alias), REDIRECT_TEMPLATE, title, context={"target": urls.paper(paper.slug)},
                            draft=draft) for alias in paper.aliases)
     return (page, *extras, *redirects)
+
+
+def withdrawn_pages(catalogue: Catalogue, social_images: bool) -> list[Page]:
+    """Each withdrawn paper's pages, at the addresses they had: no neighbours, no related papers."""
+    return [page for paper in catalogue.withdrawn.values()
+            for page in paper_pages(catalogue, paper, None, None, (), social_images)]

@@ -18,8 +18,8 @@ from ..relate.similarity import NOTHING, Similarity
 from ..relate.tagging import TagOutlier, tag_outliers
 from . import changelog, lists, site_files
 from .lists import LISTING, counts, venue_theme_matrix
-from .page import MOVED, REDIRECT_TEMPLATE, Page, PageGroup
-from .papers import neighbour, paper_pages
+from .page import MOVED, REDIRECT_TEMPLATE, WITHDRAWN, Page, PageGroup
+from .papers import neighbour, paper_pages, withdrawn_pages
 
 REVIEW_TAGS_LIMIT = 3_000  # papers: above it, watch mode's review page leaves the tags to confirm out
 
@@ -63,6 +63,8 @@ class Planner:
                          self._related.update(catalogue, similarity), self._main_theme_for(catalogue.taxonomy))
         groups = [*self._index_groups(inputs), *self._venue_groups(inputs), *self._tag_groups(inputs),
                   *self._theme_groups(inputs), *self._author_groups(catalogue, inputs.listings),
+                  self._group(WITHDRAWN, (catalogue.withdrawn, catalogue.taxonomy, tuple(catalogue.venues)),
+                              withdrawn_pages, catalogue, self.config.social_images),
                   self._group(MOVED, (catalogue.redirects,), _moved_pages, catalogue),
                   self._changelog(catalogue, history)]
         if self.config.site_files:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from .. import urls
 from ..content.model import Catalogue, Paper, Tag, Venue
 from .lists import feed
-from .page import REDIRECT_TEMPLATE, Page, PageGroup
+from .page import REDIRECT_TEMPLATE, WITHDRAWN, Page, PageGroup
 
 
 def site_feed(catalogue: Catalogue, title: str) -> tuple[Page, ...]:
@@ -52,11 +52,12 @@ def sitemap(paths: tuple[str, ...]) -> tuple[Page, ...]:
 
 def alias_rules(catalogue: Catalogue) -> tuple[tuple[str, str], ...]:
     """(old, new) site paths: each paper's earlier slugs, then content/redirects.txt."""
-    aliases = tuple((urls.paper(alias), urls.paper(p.slug)) for p in catalogue.papers for alias in p.aliases)
+    papers = (*catalogue.papers, *catalogue.withdrawn.values())
+    aliases = tuple((urls.paper(alias), urls.paper(p.slug)) for p in papers for alias in p.aliases)
     return aliases + tuple((r.old, r.new) for r in catalogue.redirects)
 
 
 def sitemap_paths(groups: list[PageGroup]) -> tuple[str, ...]:
-    """Every page a reader can land on: folder pages, not redirects."""
-    return tuple(page.path for group in groups for page in group.pages
+    """Every page a reader can land on: folder pages, not redirects nor withdrawn papers'."""
+    return tuple(page.path for group in groups if group.id != WITHDRAWN for page in group.pages
                  if urls.is_folder(page.path) and page.template != REDIRECT_TEMPLATE)

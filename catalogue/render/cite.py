@@ -64,6 +64,13 @@ def paper_url(paper: Paper) -> str:
     return paper.url or paper.arxiv_url
 
 
+def withdrawal(paper: Paper) -> str:
+    """What every citation of a withdrawn paper notes first: `Withdrawn 2026-02-10: why`."""
+    if not paper.withdrawn:
+        return ""
+    return f"Withdrawn {paper.withdrawn}" + (f": {paper.withdrawn_reason}" if paper.withdrawn_reason else "")
+
+
 def bibtex(paper: Paper) -> str:
     """An @inproceedings entry with what is known; the title is braced so BibTeX styles keep its
     capitals, and every author is written so that BibTeX splits the name as the other formats do."""
@@ -75,8 +82,8 @@ def bibtex(paper: Paper) -> str:
               ("year", str(venue.year)), ("doi", paper.doi), ("url", paper_url(paper))]
     if paper.arxiv:
         fields += [("eprint", paper.arxiv), ("archiveprefix", "arXiv")]
-    if paper.code:
-        fields.append(("note", r"Code: \url{" + paper.code + "}"))
+    notes = [_escape(withdrawal(paper)), r"Code: \url{" + paper.code + "}" if paper.code else ""]
+    fields.append(("note", ". ".join(note for note in notes if note)))
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields if value)
     return f"@inproceedings{{{cite_key(paper)},\n{body}\n}}\n"
 

@@ -20,6 +20,7 @@ from .cite import (
     entries_file,
     paper_url,
     split_name,
+    withdrawal,
 )
 
 MEMO = 65536  # the remembered entries of each format: a catalogue's papers, and more
@@ -36,7 +37,7 @@ def ris(paper: Paper, keywords: tuple[str, ...] = ()) -> str:
     lines += [("UR", link) for link in dict.fromkeys((paper_url(paper), paper.arxiv_url))]
     lines += [("L1", paper.pdf_url), ("AB", plain_text(paper.body))]
     lines += [("KW", keyword) for keyword in keywords]
-    lines += [("N1", f"arXiv: {paper.arxiv}" if paper.arxiv else ""), ("N1", f"Code: {paper.code}" if paper.code else "")]
+    lines += [("N1", withdrawal(paper)), ("N1", f"arXiv: {paper.arxiv}" if paper.arxiv else ""), ("N1", f"Code: {paper.code}" if paper.code else "")]
     return "".join(f"{tag}  - {' '.join(value.split())}\n" for tag, value in lines if value) + "ER  - \n"
 
 
@@ -50,7 +51,8 @@ def csl_item(paper: Paper, keywords: tuple[str, ...] = ()) -> dict:
             "volume": str(venue.volume or ""), "publisher": venue.publisher, "DOI": paper.doi,
             "URL": paper_url(paper),
             "abstract": plain_text(paper.body), "keyword": ", ".join(keywords),
-            "note": f"Code: {paper.code}" if paper.code else ""}
+            "note": "; ".join(n for n in (withdrawal(paper), f"Code: {paper.code}" if paper.code else "") if n),
+            "status": "withdrawn" if paper.withdrawn else ""}
     if paper.arxiv:
         item |= {"archive": "arXiv", "archive_location": paper.arxiv}
     return {key: value for key, value in item.items() if value}

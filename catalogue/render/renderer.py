@@ -107,7 +107,10 @@ class PageRenderer:
         paper = page.context.get("paper")
         if page.template != "paper.html" or paper is None:
             return {}
-        return {"abstract_html": self.markup.render(paper.body), "description": self.excerpt(paper.body),
+        description = self.excerpt(paper.body)
+        if paper.withdrawn:  # a link preview says so before anything else
+            description = f"Withdrawn{': ' if paper.withdrawn_reason else ''}{paper.withdrawn_reason.rstrip('.')}. {description}"
+        return {"abstract_html": self.markup.render(paper.body), "description": description,
                 "json_ld": self._json_ld(page), "search_words": search_words(self.plain(paper.title), paper.slug)}
 
     def _json_ld(self, page: Page) -> markupsafe.Markup:
@@ -121,6 +124,9 @@ class PageRenderer:
             "keywords": [tag.label for tag in page.context["paper_tags"]],
             "isPartOf": {"@type": "PublicationEvent", "name": conference(paper.venue)},
         }
+        if paper.withdrawn:  # no longer a paper published at its venue
+            del data["datePublished"], data["isPartOf"]
+            data["creativeWorkStatus"] = "Withdrawn"
         if paper.arxiv or paper.url:
             data["sameAs"] = [link for link in (paper.arxiv_url, paper.url) if link]
         if page.context["image"]:
@@ -131,8 +137,9 @@ class PageRenderer:
     def report_failed_math(self, catalogue: Catalogue, report: Report) -> None:
         """Warn at each file and line that holds a formula latex2mathml could not convert."""
         for tex in sorted(set(self.markup.failed_math)):
-            places = [(p.path, p.line_of("title")) for p in catalogue.papers if tex in p.title]
-            places += [(p.path, p.body_line(tex)) for p in catalogue.papers if tex in p.body]
+            papers = (*catalogue.papers, *catalogue.withdrawn.values())
+            places = [(p.path, p.line_of("title")) for p in papers if tex in p.title]
+            places += [(p.path, p.body_line(tex)) for p in papers if tex in p.body]
             for path, line in places or [(self.config.content_dir, 0)]:
                 report.warning(path, line, f"formula shown as TeX code: {tex}", "fix the LaTeX")
         self.markup.failed_math.clear()
