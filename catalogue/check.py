@@ -15,16 +15,22 @@ from .content.taxonomy import TAXONOMY_FILE
 from .files import read_lines
 from .importer.slugs import slug_source, slugify
 from .pipeline import check_site
-from .relate.review import ReviewItem, grouped, review_items, tag_items
-from .relate.tagging import TagOutlier, tag_outliers
-from .relate.duplicates import find_duplicates
+from .relate.review import (
+    Costly,
+    ReviewItem,
+    duplicate_items,
+    grouped,
+    review_items,
+    tag_items,
+)
 from .report import ContentError, Diagnostic, Report
 
 
 def curation_report(catalogue: Catalogue, taxonomy_path: Path, report: Report,
-                    outliers: list[TagOutlier] | None = None) -> None:
-    """Warnings block `--strict`; notes are to-dos that never fail a build. `outliers`: the
-    papers whose tags look unlike their neighbours', if the caller has them."""
+                    costly: Costly | None = None) -> None:
+    """Warnings block `--strict`; notes are to-dos that never fail a build. `costly`: the tags to
+    confirm and the possible duplicates, if the caller has them."""
+    costly = Costly.of(catalogue) if costly is None else costly
     uses = Counter(tag for paper in catalogue.papers for tag in paper.tags)
     for paper in catalogue.papers:
         if paper.title_source == "derived":
@@ -48,10 +54,10 @@ def curation_report(catalogue: Catalogue, taxonomy_path: Path, report: Report,
             report.note(taxonomy_path, tag.line, f"tag `{tag.id}` is used by one paper only",
                         "tag more papers with it, or merge it into a broader tag")
     _check_sources(catalogue, taxonomy_path.parent, report)
-    for item in tag_items(tag_outliers(catalogue.papers, catalogue.taxonomy) if outliers is None else outliers):
+    for item in tag_items(costly.outliers):
         report.note(item.path, item.line, item.message, item.hint)
-    for duplicate in find_duplicates(catalogue.papers):  # withdrawn papers are in no list: not here either
-        report.warning(duplicate.drop.path, duplicate.line, duplicate.message, duplicate.hint)
+    for item in duplicate_items(costly.duplicates):  # withdrawn papers are in no list: not here either
+        report.warning(item.path, item.line, item.message, item.hint)
 
 
 def _check_sources(catalogue: Catalogue, content_dir: Path, report: Report) -> None:
@@ -90,18 +96,18 @@ def run_check(config: SiteConfig, strict: bool, quiet: bool = False, output: str
     found (grouped by file, as JSON, or as GitHub annotations), then a summary; the exit
     status for the command line."""
     report = Report()
-    catalogue, outliers = None, []
+    catalogue, costly = None, None
     try:
         catalogue = check_site(config, report)
-        outliers = tag_outliers(catalogue.papers, catalogue.taxonomy)
-        curation_report(catalogue, config.content_dir / TAXONOMY_FILE, report, outliers)
+        costly = Costly.of(catalogue)
+        curation_report(catalogue, config.content_dir / TAXONOMY_FILE, report, costly)
     except ContentError as error:
         report.extend(d for d in error.diagnostics if d not in report.diagnostics)
     shown = by_file([d for d in report.diagnostics if not (quiet and d.severity == "note")])
     counts = Counter(d.severity for d in report.diagnostics)
     failed = bool(counts["error"]) or (strict and bool(counts["warning"]))
     if output == "json":
-        review = review_items(catalogue, config.content_dir, outliers) if catalogue else []
+        review = review_items(catalogue, config.content_dir, costly) if catalogue else []
         print(json.dumps({"papers": len(catalogue.papers) if catalogue else None, "errors": counts["error"],
                           "warnings": counts["warning"], "notes": counts["note"], "ok": not failed,
                           "diagnostics": [_as_json(d) for d in shown],

@@ -15,7 +15,7 @@ from catalogue.config import PROJECT_ROOT
 from catalogue.content.loader import load_catalogue
 from catalogue.pipeline import build_site
 from catalogue.report import Diagnostic, Report
-from catalogue.relate.review import author_variants, review_items
+from catalogue.relate.review import Costly, author_variants, review_items
 
 
 def _authors(scratch: Scratch, *names_per_paper: str) -> None:
@@ -28,7 +28,7 @@ def _authors(scratch: Scratch, *names_per_paper: str) -> None:
 def test_a_derived_title_is_listed_with_the_opening_of_its_abstract(small_site: Scratch):
     path = small_site.content / "papers" / "rocketkv.md"
     path.write_text(path.read_text().replace("title_source: curated", "title_source: derived"))
-    items = review_items(load_catalogue(small_site.content, Report()), small_site.content, outliers=[])
+    items = review_items(load_catalogue(small_site.content, Report()), small_site.content, Costly((), ()))
     assert [(item.kind, item.path, item.line, item.slug) for item in items] == [("title", path, 2, "rocketkv")]
     assert items[0].message == "“RocketKV: Two-Stage KV Cache Compression”"
     assert items[0].detail == "We compress the KV cache with sparse attention."
@@ -122,3 +122,13 @@ def test_the_real_catalogue_has_tags_to_confirm_and_the_theorem_proving_paper_is
     minictx = next(line for line in lines if line.startswith("  content/papers/minictx.md:"))
     assert "tags unlike its neighbours': has `benchmarks-evaluation`" in minictx
     assert lines[-1].endswith("to review in 95 papers.")
+
+
+def test_two_files_of_one_paper_are_listed_with_the_merge_that_joins_them(small_site: Scratch):
+    small_site.write("content/papers/samba-again.md", paper(  # a derived title: samba is the one to keep
+        "samba-again", "Samba again", "ICLR 2025", "[state-space-models]", "A second file for the same paper.",
+        "arxiv: \"2406.07522v2\"\n").replace("title_source: curated", "title_source: derived"))
+    items = [item for item in review_items(load_catalogue(small_site.content, Report()), small_site.content)
+             if item.kind == "duplicate"]
+    assert [(item.slug, item.line) for item in items] == [("samba-again", 7)]
+    assert items[0].hint.endswith("python build.py merge samba samba-again")

@@ -13,15 +13,14 @@ from ..content.history import History
 from ..content.model import Catalogue, Listing, Paper, Taxonomy
 from ..relate.maps import MAP_SIZE, MainTheme, MapPoint, geometry, home_map, topic_map
 from ..relate.related import RelatedViews
-from ..relate.review import grouped, review_items
+from ..relate.review import Costly, grouped, review_items
 from ..relate.similarity import NOTHING, Similarity
-from ..relate.tagging import TagOutlier, tag_outliers
 from . import changelog, lists, site_files
 from .lists import LISTING, counts, venue_theme_matrix
 from .page import MOVED, REDIRECT_TEMPLATE, WITHDRAWN, Page, PageGroup
 from .papers import neighbour, paper_pages, withdrawn_pages
 
-REVIEW_TAGS_LIMIT = 3_000  # papers: above it, watch mode's review page leaves the tags to confirm out
+REVIEW_COSTLY_LIMIT = 2_000  # papers: above, watch mode's review page leaves out tags to confirm and duplicates
 
 
 @dataclass(frozen=True)
@@ -52,7 +51,7 @@ class Planner:
         self._summaries: tuple[int | None, tuple] = (None, ())  # (catalogue revision, (newest, about))
         self._main_theme: MainTheme | None = None
         self._geometry: tuple[tuple, dict[str, MapPoint]] = ((), {})
-        self._outliers: tuple[Similarity | None, list[TagOutlier] | None] = (None, [])
+        self._costly: tuple[Similarity | None, Costly | None] = (None, None)
 
     def plan(self, catalogue: Catalogue, similarity: Similarity = NOTHING,
              history: History | None = None) -> list[PageGroup]:
@@ -74,15 +73,15 @@ class Planner:
         return groups
 
     def _review_group(self, catalogue: Catalogue, similarity: Similarity) -> PageGroup:
-        """Watch mode's review page. Its tags to confirm cost a leave-one-out (50 ms at 95 papers,
-        14 s at 10,000): redone only when related papers are, in the background after an edit of
-        words or tags, and left out of large catalogues, where `build.py review` lists them."""
-        if self._outliers[0] is not similarity:
-            large = len(catalogue.papers) > REVIEW_TAGS_LIMIT
-            self._outliers = (similarity, None if large else tag_outliers(catalogue.papers, catalogue.taxonomy))
-        outliers = self._outliers[1]
+        """Watch mode's review page. Its tags to confirm and possible duplicates cost 0.1 s at 95
+        papers and a minute at 10,000: redone only when related papers are, in the background
+        after an edit of words or tags, and left out of large catalogues (`build.py review`
+        lists them there)."""
+        if self._costly[0] is not similarity:
+            large = len(catalogue.papers) > REVIEW_COSTLY_LIMIT
+            self._costly = (similarity, None if large else Costly.of(catalogue))
         return self._group("review", (catalogue.papers, similarity), _review, catalogue,
-                           self.config.content_dir, outliers)
+                           self.config.content_dir, self._costly[1])
 
     def _group(self, group_id: str, inputs: tuple, make: Callable, *args) -> PageGroup:
         """The group's pages, from `make(*args)` only if `inputs` differ from last time.
@@ -259,15 +258,16 @@ def _single(path: str, template: str, title: str, context: dict, crumbs: tuple =
     return (Page(path, template, title, crumbs, context),)
 
 
-def _review(catalogue: Catalogue, content_dir: Path, outliers: list[TagOutlier] | None) -> tuple[Page]:
+def _review(catalogue: Catalogue, content_dir: Path, costly: Costly | None) -> tuple[Page]:
     """Watch mode's review page: each item with the file to edit, named from the project folder.
-    `outliers` may be from before the last edits: those of papers gone are left out."""
+    `costly` may be from before the last edits: the items of papers gone are left out."""
     project = content_dir.resolve().parent
-    current = [o for o in outliers or () if catalogue.by_slug.get(o.paper.slug) is not None]
-    groups = {heading: [(item, Path(item.path).resolve().relative_to(project).as_posix()) for item in items]
-              for heading, items in grouped(review_items(catalogue, content_dir, current)).items()}
+    items = [item for item in review_items(catalogue, content_dir, costly or Costly((), ()))
+             if not item.slug or item.slug in catalogue.by_slug]
+    groups = {heading: [(item, Path(item.path).resolve().relative_to(project).as_posix()) for item in group]
+              for heading, group in grouped(items).items()}
     return (Page(urls.REVIEW, "review.html", "To review", (("To review", urls.REVIEW),),
-                 {"groups": groups, "tags_left_out": outliers is None}),)
+                 {"groups": groups, "costly_left_out": costly is None}),)
 
 
 def _one(make: Callable[..., Page], *args) -> tuple[Page]:

@@ -94,7 +94,7 @@ def _arxiv(paper: Paper) -> tuple[str]:
 
 def _doi(paper: Paper) -> tuple[str]:
     """A `doi:` field, where one exists (`10.1145/…`, or its https://doi.org/ address)."""
-    doi = str(getattr(paper, "doi", "") or "").strip().lower()
+    doi = paper.doi.strip().lower()
     return (re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", "", doi),)
 
 

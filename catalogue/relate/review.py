@@ -12,6 +12,7 @@ from pathlib import Path
 from ..content.model import Catalogue, Paper, author_slug, family_name
 from ..content.people import AUTHORS_FILE
 from ..content.venues import VENUES_FILE
+from .duplicates import Duplicate, find_duplicates
 from .tagging import TagOutlier, tag_outliers
 
 ABSTRACT_LINES_SHOWN = 240  # characters of the abstract shown beside a derived title
@@ -41,15 +42,25 @@ class ReviewItem:
         return {**asdict(self), "path": str(self.path)}
 
 
-def review_items(catalogue: Catalogue, content_dir: Path,
-                 outliers: list[TagOutlier] | None = None) -> list[ReviewItem]:
-    """Every item of the review list, grouped in GROUPS' order, each group in file order; the
-    tags to confirm are `outliers` (their leave-one-out costs seconds at 10,000 papers: a
-    caller that has them passes them), else computed here."""
-    if outliers is None:
-        outliers = tag_outliers(catalogue.papers, catalogue.taxonomy)
-    items = [*derived_titles(catalogue), *tag_items(outliers), *author_variants(catalogue, content_dir),
-             *venue_variants(catalogue, content_dir)]
+@dataclass(frozen=True)
+class Costly:
+    """The parts of the review list that cost a pass over every pair of near papers (tags to
+    confirm, possible duplicates: 0.1 s at 95 papers, a minute and more at 10,000), which a
+    caller may compute once and share."""
+
+    outliers: tuple[TagOutlier, ...]
+    duplicates: tuple[Duplicate, ...]
+
+    @classmethod
+    def of(cls, catalogue: Catalogue) -> Costly:
+        return cls(tuple(tag_outliers(catalogue.papers, catalogue.taxonomy)), tuple(find_duplicates(catalogue.papers)))
+
+
+def review_items(catalogue: Catalogue, content_dir: Path, costly: Costly | None = None) -> list[ReviewItem]:
+    """Every item of the review list, grouped in GROUPS' order, each group in file order."""
+    costly = Costly.of(catalogue) if costly is None else costly
+    items = [*derived_titles(catalogue), *tag_items(costly.outliers), *duplicate_items(costly.duplicates),
+             *author_variants(catalogue, content_dir), *venue_variants(catalogue, content_dir)]
     order = list(GROUPS)
     return sorted(items, key=lambda item: (order.index(item.kind), str(item.path), item.line))
 
@@ -85,6 +96,12 @@ def tag_items(outliers: list[TagOutlier]) -> list[ReviewItem]:
                                 f"check the tags against the abstract (nearest papers: {near}); "
                                 "keep them if they are right", paper.slug, f"“{paper.title}”"))
     return items
+
+
+def duplicate_items(duplicates: tuple[Duplicate, ...]) -> list[ReviewItem]:
+    """Two files that may be one paper: the one to drop is where the decision is made."""
+    return [ReviewItem("duplicate", d.drop.path, d.line, d.message, d.hint, d.drop.slug, f"“{d.drop.title}”")
+            for d in duplicates]
 
 
 def _opening(text: str) -> str:
