@@ -291,8 +291,12 @@ def test_netlify_toml_sets_build_publish_and_headers():
     config = tomllib.loads((PROJECT_ROOT / "netlify.toml").read_text())
     assert config["build"]["publish"] == "site"
     # The address comes from Netlify's own variables (content/site.py; test_site_settings), so
-    # every context runs the same plain build.
-    assert config["build"]["command"].endswith("python build.py") and "context" not in config
+    # every context runs the same plain build; a deploy preview checks strictly first
+    # (test_catalogue_ci runs it).
+    assert config["build"]["command"] == "pip install -r requirements.txt && python build.py"
+    assert set(config["context"]) == {"deploy-preview"}
+    assert config["context"]["deploy-preview"]["command"] == config["build"]["command"].replace(
+        " && python build.py", " && python build.py check --strict --quiet && python build.py")
     assert config["build"]["environment"]["PYTHON_VERSION"] == "3.11"
     every = next(rule["values"] for rule in config["headers"] if rule["for"] == "/*")
     csp = every["Content-Security-Policy"]
