@@ -47,15 +47,19 @@ def _venue_name(header: str) -> str:
 
 def read_list(path: Path, report: Report) -> list[RawPaper]:
     """Parse one list file; report what could not be parsed with its line."""
+    text = read_import_file(path, report)
+    return [] if text is None else parse_list(path, text, report)
+
+
+def read_import_file(path: Path, report: Report) -> str | None:
+    """A file to import, as text; None (reported) if it cannot be read or decoded."""
     try:
-        text = read_text(path)
+        return read_text(path)
     except ContentError as error:
         report.extend(error.diagnostics)
-        return []
     except OSError as error:
         report.error(path, 0, f"cannot read the file ({error.strerror})", "check the path")
-        return []
-    return parse_list(path, text, report)
+    return None
 
 
 def detect(path: Path, text: str) -> bool:

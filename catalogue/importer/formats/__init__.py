@@ -7,8 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
-from ...files import read_text
-from ...report import ContentError, Report
+from ...report import Report
 from .. import rawlist
 from ..record import Entry
 from . import atom, bibtex, csvlist, openreview, titled
@@ -26,13 +25,8 @@ def detect_format(path: Path, text: str) -> ModuleType | None:
 
 def read_entries(path: Path, report: Report) -> list[Entry]:
     """The papers of one import file, in whatever format it is in; problems reported at their line."""
-    try:
-        text = read_text(path)
-    except ContentError as error:
-        report.extend(error.diagnostics)
-        return []
-    except OSError as error:
-        report.error(path, 0, f"cannot read the file ({error.strerror})", "check the path")
+    text = rawlist.read_import_file(path, report)
+    if text is None:
         return []
     module = detect_format(path, text)
     if module is None:
