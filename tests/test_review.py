@@ -13,7 +13,7 @@ from helpers import build_py
 from catalogue.check import github_annotation
 from catalogue.config import PROJECT_ROOT
 from catalogue.content.loader import load_catalogue
-from catalogue.pipeline import build_site
+from catalogue.pipeline import Builder, build_site
 from catalogue.report import Diagnostic, Report
 from catalogue.relate.review import Costly, author_variants, review_items
 
@@ -132,3 +132,25 @@ def test_two_files_of_one_paper_are_listed_with_the_merge_that_joins_them(small_
              if item.kind == "duplicate"]
     assert [(item.slug, item.line) for item in items] == [("samba-again", 7)]
     assert items[0].hint.endswith("python build.py merge samba samba-again")
+
+
+def test_the_review_page_follows_each_rebuild_in_place(small_site: Scratch):
+    """As watch mode rebuilds: a title made derived is listed at once; curated again, it is gone;
+    an abstract edit of another paper leaves the page alone."""
+    config = small_site.config(out_dir=small_site.root / "preview", drafts=True, site_files=False, search=False,
+                               social_images=False)
+    builder, page = Builder(config), small_site.root / "preview" / "_review" / "index.html"
+    builder.rebuild(config.out_dir, Report())
+    assert "Titles still derived" not in page.read_text()
+    samba = small_site.content / "papers" / "samba.md"
+    curated = samba.read_text()
+    samba.write_text(curated.replace("title_source: curated", "title_source: derived"))
+    assert "_review/index.html" in builder.rebuild(config.out_dir, Report(), {samba}).written
+    assert '<a href="/papers/samba/">“Samba: Simple Hybrid State Space Models”</a>' in page.read_text()
+    rocket = small_site.content / "papers" / "rocketkv.md"
+    rocket.write_text(rocket.read_text().replace("We compress", "We squeeze"))
+    result = builder.rebuild(config.out_dir, Report(), {rocket})
+    assert "_review/index.html" not in result.written
+    samba.write_text(curated)
+    builder.rebuild(config.out_dir, Report(), {samba})
+    assert "Titles still derived" not in page.read_text()

@@ -69,18 +69,21 @@ class Planner:
         if self.config.site_files:
             groups += self._site_files(catalogue, groups)
         if self.config.curating:
-            groups.append(self._review_group(catalogue, similarity))
+            groups.append(self._review_group(catalogue, similarity, inputs.listings))
         return groups
 
-    def _review_group(self, catalogue: Catalogue, similarity: Similarity) -> PageGroup:
+    def _review_group(self, catalogue: Catalogue, similarity: Similarity, listings: tuple[Listing, ...]) -> PageGroup:
         """Watch mode's review page. Its tags to confirm and possible duplicates cost 0.1 s at 95
         papers and a minute at 10,000: redone only when related papers are, in the background
         after an edit of words or tags, and left out of large catalogues (`build.py review`
-        lists them there)."""
+        lists them there). The rest (80 ms at 10,000) is redone when what it shows moves: the
+        listings, where the title and authors lines are, and the derived papers' abstracts."""
         if self._costly[0] is not similarity:
             large = len(catalogue.papers) > REVIEW_COSTLY_LIMIT
             self._costly = (similarity, None if large else Costly.of(catalogue))
-        return self._group("review", (catalogue.papers, similarity), _review, catalogue,
+        shown = tuple((p.path, p.line_of("title"), p.line_of("authors"), p.title_source,
+                       p.body if p.title_source == "derived" else "") for p in catalogue.papers)
+        return self._group("review", (listings, shown, catalogue.taxonomy, similarity), _review, catalogue,
                            self.config.content_dir, self._costly[1])
 
     def _group(self, group_id: str, inputs: tuple, make: Callable, *args) -> PageGroup:
