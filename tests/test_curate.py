@@ -349,3 +349,29 @@ def test_merging_two_real_papers_and_retagging_a_real_venue(real, tmp_path):
     assert built.returncode == 0, built.stderr[-3000:]
     assert re.search(r"Built \d+ pages \(94 papers;", built.stdout)
     assert 'url=/papers/mambaextend/"' in (project / "site/papers/longmamba/index.html").read_text()
+
+
+def test_a_withdrawn_paper_is_retagged_too_and_cannot_be_merged(site, capsys):
+    site.write("content/papers/gone.md", paper(
+        "gone", "Gone: A Withdrawn Cache", extra="withdrawn: 2026-01-05\n",
+        body="A withdrawn paper about the KV cache and sparse attention, kept at its address."))
+    assert curate(site, "tags", "rename", "kv-cache", "key-value-cache") == 0
+    assert "tags: [key-value-cache, sparse-attention]\n" in site.papers()["gone.md"]
+    before = content(site)
+    assert curate(site, "merge", "rocketkv", "gone") == 1
+    assert "DROP `gone` is withdrawn: its page stays, saying so, and a merge would make it a redirect" in \
+        capsys.readouterr().err
+    assert content(site) == before
+
+
+def test_split_matches_phrases_written_with_capitals_and_refuses_the_old_tag_among_the_new(site, capsys):
+    taxonomy = site.content / "taxonomy.yaml"
+    taxonomy.write_text(taxonomy.read_text().replace('phrases: ["sparse attention", "top-k attention"]',
+                                                     'phrases: ["Sparse Attention", "top-k attention"]'))
+    before = content(site)
+    assert curate(site, "tags", "split", "kv-cache", "kv-cache", "sparse-attention") == 1
+    assert "`kv-cache` is the tag being split, so it cannot be one of its parts" in capsys.readouterr().err
+    assert content(site) == before
+    assert curate(site, "tags", "split", "kv-cache", "sparse-attention", "in-context-learning", "--dry-run") == 0
+    out = capsys.readouterr().out
+    assert "rocketkv.md" in out and "no phrase of" not in out

@@ -48,6 +48,12 @@ def _paper(catalogue: Catalogue, slug: str, role: str, report: Report) -> Paper 
     found = next((paper for paper in catalogue.papers if paper.slug == slug), None)
     if found:
         return found
+    withdrawn = catalogue.withdrawn.get(slug)
+    if withdrawn:
+        report.error(withdrawn.path, withdrawn.line_of("withdrawn"), f"{role} `{slug}` is withdrawn: its page "
+                     "stays, saying so, and a merge would make it a redirect",
+                     "remove `withdrawn:` first if it really is the same paper as the other")
+        return None
     owner = next((paper for paper in catalogue.papers if slug in paper.aliases), None)
     if owner:
         report.error(owner.path, owner.line_of("aliases"), f"{role} `{slug}` is already an alias of `{owner.slug}`",

@@ -13,7 +13,7 @@ from ..content.taxonomy import phrase_occurs
 from ..report import Report
 from .addresses import redirect_tags
 from .taxonomy_text import TaxonomyText
-from .transaction import Transaction, load_content
+from .transaction import Transaction, every_paper, load_content
 
 Retag = Callable[[Paper], list[str]]  # a paper's new tags
 
@@ -56,13 +56,13 @@ def split_tag(content_dir: Path, old: str, new: list[str], default: str | None,
     """Each paper tagged OLD takes the NEW tags whose phrases its title or abstract holds,
     or `default` if none; without a default, papers matching none are listed, and nothing changes."""
     loaded = _load(content_dir, report)
-    if loaded is None or not _known(loaded[1], [old], report) or not _existing(loaded[1], new, default, report):
+    if loaded is None or not _known(loaded[1], [old], report) or not _existing(loaded[1], old, new, default, report):
         return None
     catalogue, taxonomy = loaded
-    phrases = {tag: taxonomy.entry(tag).get("phrases") or [] for tag in new}
+    phrases = {tag: [p.lower() for p in taxonomy.entry(tag).get("phrases") or []] for tag in new}  # as loaded
     chosen = {paper.path: _matching(paper, phrases) or ([default] if default else [])
-              for paper in catalogue.papers if old in paper.tags}
-    unmatched = [paper for paper in catalogue.papers if chosen.get(paper.path) == []]
+              for paper in every_paper(catalogue) if old in paper.tags}
+    unmatched = [paper for paper in every_paper(catalogue) if chosen.get(paper.path) == []]
     for paper in unmatched:
         report.error(paper.path, paper.line_of("tags"), f"no phrase of {', '.join(f'`{t}`' for t in new)} "
                      f"occurs in this paper, so splitting `{old}` would leave it without them",
@@ -93,7 +93,7 @@ def _change(content_dir: Path, catalogue: Catalogue, taxonomy: TaxonomyText, map
         if listed != theme["tags"]:
             taxonomy.set_theme_tags(index, listed)
     transaction.write(taxonomy.path, taxonomy.checked_text(), *_taxonomy_what(taxonomy, moves, mapping))
-    for paper in sorted(catalogue.papers, key=lambda paper: paper.path):
+    for paper in sorted(every_paper(catalogue), key=lambda paper: paper.path):
         tags = retag(paper)
         if tags != list(paper.tags):
             transaction.rewrite(read_source(paper.path), {"tags": tags})
@@ -143,12 +143,17 @@ def _new_id(taxonomy: TaxonomyText, old: str, new: str, report: Report) -> bool:
     return False
 
 
-def _existing(taxonomy: TaxonomyText, new: list[str], default: str | None, report: Report) -> bool:
+def _existing(taxonomy: TaxonomyText, old: str, new: list[str], default: str | None, report: Report) -> bool:
     """A split's new tags must be in the taxonomy already, with their labels and phrases."""
     missing = [tag for tag in dict.fromkeys([*new, *([default] if default else [])]) if tag not in taxonomy.tag_ids]
     for tag in missing:
         report.error(taxonomy.path, 0, f"tag `{tag}` is not in the taxonomy yet",
                      f"add `- id: {tag}` (with label, description and phrases) under `tags:` first")
+    if old in new:
+        report.error("tags split", 0, f"`{old}` is the tag being split, so it cannot be one of its parts",
+                     f"name only the new tags (tags split {old} {' '.join(t for t in new if t != old)}); to add "
+                     f"tags to some of its papers and keep `{old}`, use `retag --where tag:{old} --add TAG`")
+        return False
     if default and default not in new:
         report.error("tags split", 0, f"--default `{default}` is not one of the new tags",
                      f"name it among them: tags split OLD {' '.join(new)} {default}")

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..config import LEDGER_FILE, SiteConfig
 from ..content.loader import load_catalogue
-from ..content.model import FIELD_ORDER, Catalogue
+from ..content.model import FIELD_ORDER, Catalogue, Paper
 from ..content.site import read_site_settings
 from ..content.source import PageSource, parse_source, with_fields
 from ..files import ChangedMeanwhile, decode_text, replace_all, restore_all
@@ -117,6 +117,12 @@ def load_content(content_dir: Path, report: Report) -> Catalogue | None:
         report.extend(error.diagnostics)
         report.error(content_dir, 0, "content/ has errors, so nothing was changed", "fix them first, then run this again")
         return None
+
+
+def every_paper(catalogue: Catalogue) -> list[Paper]:
+    """Every paper file's paper, the withdrawn ones too (they are in no list, but their files
+    name tags like any other)."""
+    return [*catalogue.papers, *catalogue.withdrawn.values()]
 
 
 def site_errors(content_dir: Path) -> list[Diagnostic]:
