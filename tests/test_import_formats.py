@@ -78,11 +78,21 @@ def known(scratch):
     (BIB, "", "bibtex"), (CSV, "", "csvlist"), (V2, "", "openreview"), (V1, "", "openreview"),
     (ATOM, "", "atom"), (TITLED, "", "titled"), ("../../../content/sources/003_bdca9e460bbc4f34.txt", "raw.txt", "rawlist"),
     (ATOM, "results.txt", "atom"), (BIB, "papers.csv", "bibtex"), (V2, "notes.bib", "openreview"),
-    (CSV, "list.txt", "csvlist"), (TITLED, "titled.json", "titled"),
+    (CSV, "list.txt", "csvlist"), (TITLED, "titled.json", "titled"), ("icml2024-wrapped.txt", "", "rawlist"),
 ])
 def test_each_format_is_recognised_by_its_content_not_its_name(scratch, name, as_name, format_name):
     path = fixture(scratch, name, as_name)
     assert detect_format(path, path.read_text(encoding="utf-8")).__name__.rsplit(".", 1)[1] == format_name
+
+
+def test_a_hard_wrapped_raw_list_keeps_each_abstract_whole(scratch):
+    """Its first lines are short and capitalised, like titles, but run on: no title is taken from them."""
+    report, _ = run_import(scratch, "icml2024-wrapped.txt")
+    assert summary(report) == "import: 2 added, 0 skipped, 0 could not be parsed", report.diagnostics
+    papers = list(scratch.papers().values())
+    assert all("title_source: derived" in text for text in papers)
+    assert any("\nState Space Models (SSMs) such as Mamba have recently emerged as an alternative" in text
+               for text in papers)
 
 
 def test_bibtex_fields_become_front_matter(scratch):

@@ -14,6 +14,9 @@ NAME = "a raw list with a title line above each abstract"
 MAX_TITLE_WORDS = 25
 Block = tuple[int, list[str]]
 Paper = tuple[int, str, list[str]]  # the title's line, the title, the abstract's lines
+LEADS_ON = frozenset("a an the of and or to in for with on by from as at like such than that which whose "
+                     "is are was were be been have has had can could may might will would do does not "
+                     "we our its their this these".split())  # no title ends so; a wrapped line often does
 
 
 def detect(path: Path, text: str) -> bool:
@@ -45,7 +48,8 @@ def titled(paragraphs: list[Block]) -> list[Paper] | None:
     while index < len(paragraphs):
         line, lines = paragraphs[index]
         following = paragraphs[index + 1][1] if index + 1 < len(paragraphs) else []
-        if len(lines) > 1 and _title_line(lines[0], strict=True) and _abstract(lines[1:]):
+        if len(lines) > 1 and _title_line(lines[0], strict=True) and _starts_sentence(lines[1]) \
+                and _abstract(lines[1:]):
             papers.append((line, " ".join(lines[0].split()), lines[1:]))
             index += 1
         elif _title_line(" ".join(lines), strict=False) and _abstract(following) and \
@@ -57,15 +61,24 @@ def titled(paragraphs: list[Block]) -> list[Paper] | None:
     return papers or None
 
 
+def _starts_sentence(line: str) -> bool:
+    """An abstract starts as a sentence does; a wrapped abstract's second line seldom does."""
+    first = line.lstrip()[:1]
+    return first.isupper() or first.isdigit() or first in "$*\\([“\"'_"
+
+
 def _abstract(lines: list[str]) -> bool:
     return len(" ".join(lines).split()) >= MIN_ABSTRACT_WORDS
 
 
 def _title_line(text: str, strict: bool) -> bool:
     """Short, not ending a sentence; a line inside a paragraph must also look like a title
-    (a colon, or mostly capitalised words), since a hard-wrapped abstract's line is short too."""
+    (a colon, or mostly capitalised words, and no last word that leads on), since a
+    hard-wrapped abstract's line is short too (`Large Language Models (LLMs) like GPT-4 and`)."""
     words = text.split()
     if not 0 < len(words) <= MAX_TITLE_WORDS or re.search(r"[.,;]$", text.strip()):
+        return False
+    if strict and words[-1].lower() in LEADS_ON:
         return False
     long_words = [w for w in words if len(w) > 3] or words
     capitalised = sum(1 for w in long_words if w[:1].isupper()) / len(long_words)
