@@ -123,6 +123,18 @@ def test_a_draft_made_public_is_an_addition_and_a_paper_made_a_draft_a_removal(r
     assert newest.edits == (Edit("added", "half-done", "Half done"), Edit("removed", "rocketkv", ROCKET))
 
 
+def test_a_withdrawal_is_a_change_of_its_own_and_its_page_is_still_linked(repo):
+    project, _ = repo
+    rocket = project.content / "papers" / "rocketkv.md"
+    rocket.write_text(rocket.read_text().replace("---\n\n", "withdrawn: 2026-03-05\nwithdrawn_reason: wrong results\n---\n\n", 1))
+    commit(project.root, "RocketKV withdrawn", 5)
+    newest = read_history(project.content, environ={}).entries[0]
+    assert newest.edits == (Edit("withdrawn", "rocketkv", ROCKET),)
+    build_site(project.config(search=False, social_images=False), Report())
+    assert (f'<a href="/papers/rocketkv/">{ROCKET}</a>: its page says so, and it has left the lists'
+            in page(project))
+
+
 def test_the_page_shows_each_change_and_links_the_papers_that_are_still_there(repo, monkeypatch):
     project, commits = repo
     monkeypatch.delenv("CACHED_COMMIT_REF", raising=False)

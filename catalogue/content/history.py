@@ -28,7 +28,7 @@ from .source import PAPERS_DIR
 LIMIT = 100  # changes shown: the newest first, whole commits, until this many
 BATCH = LIMIT  # commits a `git log` reads at a time: most commits change a paper or more
 CACHE_FILE = "history.pickle"  # in the cache folder: commit → its entry, computed once
-FORMAT = 1  # of the cache file; raise it when `Entry` changes shape
+FORMAT = 2  # of the cache file; raise it when `Entry` changes shape
 LINK_KEYS = ("arxiv", "url", "code", "project")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _TIMEOUT = 60  # seconds: a git that hangs must not hang the build
@@ -290,6 +290,8 @@ def _edit(old: dict | None, new: dict | None) -> Edit | None:
     old_title = _title(before) if "title" in fields else ""
     if before["slug"] != after["slug"]:
         return Edit("renamed", after["slug"], _title(after), fields, before["slug"], old_title)
+    if after.get("withdrawn") and not before.get("withdrawn"):  # its page stays, saying so; lists drop it
+        return Edit("withdrawn", after["slug"], _title(after), tuple(f for f in fields if f != "withdrawn"))
     return Edit("changed", after["slug"], _title(after), fields, old_title=old_title) if fields else None
 
 
@@ -302,7 +304,7 @@ def changed_fields(before: dict, after: dict) -> tuple[str, ...]:
     def seen(meta: dict) -> dict[str, object]:
         return {"title": _title(meta), "authors": meta.get("authors"), "venue": meta.get("venue"),
                 "tags": meta.get("tags"), "links": tuple(meta.get(key) for key in LINK_KEYS),
-                "abstract": meta.get("body")}
+                "abstract": meta.get("body"), "withdrawn": (meta.get("withdrawn"), meta.get("withdrawn_reason"))}
     old, new = seen(before), seen(after)
     return tuple(name for name in old if old[name] != new[name])
 

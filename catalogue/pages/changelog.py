@@ -65,7 +65,7 @@ def _page_of(slug: str, renamed: dict[str, str], catalogue: Catalogue) -> str:
     while slug in renamed and renamed[slug] not in seen:  # follow later renames, once each
         slug = renamed[slug]
         seen.add(slug)
-    paper = catalogue.by_slug.get(slug)
+    paper = catalogue.by_slug.get(slug) or catalogue.withdrawn.get(slug)  # a withdrawn paper's page stays
     return urls.paper(slug) if paper and not paper.draft else ""
 
 
