@@ -82,18 +82,29 @@ class History:
     deploy: Deploy | None = None
 
 
-def state(content_dir: Path, environ: Mapping[str, str] | None = None) -> tuple[str, str, str]:
-    """What the history depends on beyond content/: HEAD and the deploy's two commits (cheap:
-    one `git rev-parse`); ("", …) without git."""
+def state(content_dir: Path, environ: Mapping[str, str] | None = None) -> tuple[str, str, str, str]:
+    """What the history depends on beyond content/: HEAD, the deploy's two commits and a shallow
+    clone's boundary, which `git fetch --unshallow` moves under the same HEAD (cheap: one `git
+    rev-parse`); ("", …) without git."""
     environ = os.environ if environ is None else environ
-    head = _git(content_dir, "rev-parse", "--verify", "-q", "HEAD")
-    return ((head or "").strip(), environ.get("CACHED_COMMIT_REF", ""), environ.get("COMMIT_REF", ""))
+    found = (_git(content_dir, "rev-parse", "--git-path", "shallow", "--verify", "-q", "HEAD") or "").split("\n")
+    head = found[1].strip() if len(found) > 1 else ""
+    return (head, environ.get("CACHED_COMMIT_REF", ""), environ.get("COMMIT_REF", ""),
+            _shallow_boundary(content_dir / found[0]) if head else "")
+
+
+def _shallow_boundary(path: Path) -> str:
+    """The commits a shallow clone stops at ('' for a whole history)."""
+    try:
+        return path.read_text(encoding="ascii")
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 
 def read_history(content_dir: Path, cache_dir: Path | None = None,
                  environ: Mapping[str, str] | None = None) -> History | None:
     """The history of content/papers/ in git; None without git or a commit that changed a paper."""
-    head, since, until = state(content_dir, environ)
+    head, since, until, _ = state(content_dir, environ)
     if not head:
         return None
     stored = _load_cache(cache_dir)

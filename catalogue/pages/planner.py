@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -264,10 +265,10 @@ def _single(path: str, template: str, title: str, context: dict, crumbs: tuple =
 def _review(catalogue: Catalogue, content_dir: Path, costly: Costly | None) -> tuple[Page]:
     """Watch mode's review page: each item with the file to edit, named from the project folder.
     `costly` may be from before the last edits: the items of papers gone are left out."""
-    project = content_dir.resolve().parent
+    project = content_dir.absolute().parent  # not resolved: a paper may be a link to a file elsewhere
     items = [item for item in review_items(catalogue, content_dir, costly or Costly((), ()))
              if not item.slug or item.slug in catalogue.by_slug]
-    groups = {heading: [(item, Path(item.path).resolve().relative_to(project).as_posix()) for item in group]
+    groups = {heading: [(item, Path(os.path.relpath(Path(item.path).absolute(), project)).as_posix()) for item in group]
               for heading, group in grouped(items).items()}
     return (Page(urls.REVIEW, "review.html", "To review", (("To review", urls.REVIEW),),
                  {"groups": groups, "costly_left_out": costly is None}),)
