@@ -3,7 +3,6 @@ changed, and hands on what changed as the next revision's `Changes`."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -14,6 +13,7 @@ from ..report import ContentError, Diagnostic, Report
 from . import yamltext
 from .changes import PaperChange
 from .model import Catalogue, Paper, Taxonomy
+from .paperlinks import unversioned
 from .people import AUTHORS_FILE, author_redirects, load_author_names
 from .redirects import read_redirects
 from .schema import Vocabulary, validate
@@ -332,5 +332,5 @@ def read_identities(content_dir: Path, report: Report) -> Identities:
             value = source.meta.get(key)
             if isinstance(value, str) and value.strip():
                 value = value.strip().lower()
-                known.setdefault(re.sub(r"v\d+$", "", value) if key == "arxiv" else value, path)  # any version
+                known.setdefault(unversioned(value) if key == "arxiv" else value, path)  # any version
     return found

@@ -28,11 +28,16 @@ _ARXIV_PATH = re.compile(r"^/(?:abs|pdf|html)/(?P<id>[a-z.-]*/?\d{4}\.?\d{3,5}(?
 _PLACEHOLDER_HOSTS = ("example.com", "example.org", "example.net", "localhost")
 
 
+def unversioned(arxiv: str) -> str:
+    """An arXiv id without its version (`2406.10774v2` → `2406.10774`): one paper, every version."""
+    return re.sub(r"v\d+$", "", arxiv)
+
+
 def arxiv_id_in(url: str) -> str:
     """The arXiv id an arXiv (or ar5iv) address names, without its version; "" if none."""
     parts = urlsplit(url)
     match = _ARXIV_PATH.match(parts.path) if parts.hostname in _ARXIV_HOSTS else None
-    return re.sub(r"v\d+$", "", match.group("id")) if match and ARXIV_ID.match(match.group("id")) else ""
+    return unversioned(match.group("id")) if match and ARXIV_ID.match(match.group("id")) else ""
 
 
 def paper_page(url: str) -> str:

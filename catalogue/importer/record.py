@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..content.model import DOI_PATTERN, Venue
-from ..content.paperlinks import ARXIV_ID, arxiv_id_in
+from ..content.paperlinks import ARXIV_ID, arxiv_id_in, unversioned
 from ..text import outside_math
 
 # BibTeX's accents, as Unicode combining marks: `{\"u}` → ü, `\'{e}` → é.
@@ -60,7 +60,7 @@ def arxiv_of(*candidates: str) -> str:
         text = one_line(candidate).removeprefix("arXiv:").removeprefix("arxiv:")
         found = arxiv_id_in(text) or (text if ARXIV_ID.match(text) else "")
         if found:
-            return re.sub(r"v\d+$", "", found)
+            return unversioned(found)
     return ""
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from ..content.model import Paper
+from ..content.paperlinks import unversioned
 from ..content.source import fingerprint
 
 SHINGLE_WORDS = 5
@@ -89,13 +90,12 @@ def same_value(papers: Iterable[Paper], values: Callable[[Paper], Iterable[str]]
 
 
 def _arxiv(paper: Paper) -> tuple[str]:
-    return (re.sub(r"v\d+$", "", paper.arxiv),)
+    return (unversioned(paper.arxiv),)
 
 
 def _doi(paper: Paper) -> tuple[str]:
-    """A `doi:` field, where one exists (`10.1145/…`, or its https://doi.org/ address)."""
-    doi = paper.doi.strip().lower()
-    return (re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", "", doi),)
+    """A `doi:` field (the schema takes the bare DOI only, `10.1145/…`); DOIs ignore case."""
+    return (paper.doi.strip().lower(),)
 
 
 def _fingerprints(paper: Paper) -> tuple[str, ...]:
