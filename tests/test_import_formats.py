@@ -12,7 +12,7 @@ from pathlib import Path
 import bibtexparser
 import frontmatter
 import pytest
-from conftest import paper
+from conftest import new_project, paper
 from helpers import tree
 from test_real_catalogue import copy_project, run
 
@@ -149,8 +149,18 @@ def test_openreview_notes_v2_and_v1_with_their_venues(scratch):
     assert fox["authors"] == ["Zhixuan Lin", "Evgenii Nikishin", "Xu Owen He", "Aaron Courville"]
     assert fox["source"] == f"{V1}:2"
     assert [str(e) for e in report.errors] == [
-        (f"{scratch.root / 'lists' / V1}:23: `Submitted to ICLR 2025` is no accepted paper's venue — leave it out, "
-        'add its venue to content/venues.yaml, or pass `--venue "ICLR 2025"` for the whole file')]
+        (f"{scratch.root / 'lists' / V1}:23: `Submitted to ICLR 2025` is no accepted paper's venue — leave it out: "
+         "only accepted papers join the catalogue (an export after the decisions names its venue)")]
+
+
+def test_venue_never_makes_a_submission_a_paper_and_says_when_it_overrides_the_file(scratch):
+    report, _ = run_import(scratch, V1, venue="ICLR 2025")
+    assert summary(report) == "import: 1 added, 0 skipped, 1 could not be parsed"
+    assert [e.line for e in report.errors] == [23] and "is no accepted paper's venue" in report.errors[0].message
+    other = new_project(scratch.root / "other")
+    report, _ = run_import(other, V2, venue="ICML 2024")
+    assert "the entry says `ICLR 2025 Oral`, and --venue makes it ICML 2024" in [w.message for w in report.warnings]
+    assert meta(other, "diff-transformer")["venue"] == "ICML 2024"
 
 
 def test_arxiv_atom_entries_with_ids_without_their_version(scratch):

@@ -108,7 +108,7 @@ def _placed(entries: list[Entry], run: _Run) -> list[tuple[Entry, Venue]]:
     if not entries:
         return []
     if run.venue:
-        return [(entry, run.venue) for entry in entries]
+        return [(entry, run.venue) for entry in entries if _given_venue_fits(entry, run)]
     if entries[0].venue is not None:  # a raw list: its header names the venue
         return [(entry, run.venues[entry.venue.label]) for entry in entries] if _venue_known(entries[0], run) else []
     if not any(entry.venue_text for entry in entries):
@@ -120,15 +120,38 @@ def _placed(entries: list[Entry], run: _Run) -> list[tuple[Entry, Venue]]:
     return [(entry, venue) for entry, venue in placed if venue]
 
 
+def _given_venue_fits(entry: Entry, run: _Run) -> bool:
+    """--venue places every entry but a submission not accepted (no option makes one a paper);
+    an entry that names another venue of content/venues.yaml is placed, and warned about."""
+    text = entry.venue_text
+    if text and NOT_ACCEPTED.search(text):
+        _not_accepted(entry, run)
+        return False
+    named = match_venue(text, run.venues) if text else None
+    if named and named != run.venue:
+        run.report.warning(entry.path, entry.line, f"the entry says `{text}`, and --venue makes it {run.venue.label}",
+                           f"if it is a paper of {named.label}, import it without --venue, or leave it out")
+    return True
+
+
+def _not_accepted(entry: Entry, run: _Run) -> None:
+    run.report.error(entry.path, entry.line, f"`{entry.venue_text}` is no accepted paper's venue",
+                     "leave it out: only accepted papers join the catalogue (an export after the decisions "
+                     "names its venue)")
+
+
 def _entry_venue(entry: Entry, run: _Run) -> Venue | None:
     text = entry.venue_text
-    venue = match_venue(text, run.venues) if text and not NOT_ACCEPTED.search(text) else None
+    if text and NOT_ACCEPTED.search(text):
+        _not_accepted(entry, run)
+        return None
+    venue = match_venue(text, run.venues) if text else None
     if venue is None:
-        problem = (f"`{text}` is no accepted paper's venue" if text and NOT_ACCEPTED.search(text) else
-                   f"`{text}` names no venue content/{VENUES_FILE} lists" if text else "this entry names no venue")
-        run.report.error(entry.path, entry.line, problem,
-                         f"leave it out, add its venue to content/{VENUES_FILE}, or pass "
-                         f'`--venue "{next(iter(run.venues))}"` for the whole file')
+        known = ", ".join(run.venues)
+        run.report.error(entry.path, entry.line,
+                         f"`{text}` names no venue content/{VENUES_FILE} lists" if text else "this entry names no venue",
+                         f"add its venue to content/{VENUES_FILE}, or pass `--venue VENUE` for the whole file "
+                         f"(one of {known})")
     return venue
 
 
