@@ -375,3 +375,35 @@ def test_split_matches_phrases_written_with_capitals_and_refuses_the_old_tag_amo
     assert curate(site, "tags", "split", "kv-cache", "sparse-attention", "in-context-learning", "--dry-run") == 0
     out = capsys.readouterr().out
     assert "rocketkv.md" in out and "no phrase of" not in out
+
+
+@pytest.mark.parametrize("query, message", [
+    ("tag:kv-cahce", "no tag `kv-cahce`: did you mean `kv-cache`?"),
+    ('venue:"ICRL 2025"', "no venue `ICRL 2025`: did you mean `ICLR 2025`?"),
+    ("title_source:curatd", "no title source `curatd`: did you mean `curated`?"),
+    ("foo:bar", "`foo:` is no field a query knows"),
+    ("", "the query names nothing to match"),
+])
+def test_retag_refuses_what_the_catalogue_has_not_instead_of_matching_nothing(site, capsys, query, message):
+    before = content(site)
+    assert curate(site, "retag", "--where", query, "--add", "kv-cache") == 1
+    assert message in capsys.readouterr().err
+    assert content(site) == before
+
+
+def test_retag_reads_fields_and_or_in_any_case(site, capsys):
+    assert curate(site, "retag", "--where", "TAG:in-context-learning or text:hybrid", "--add", "kv-cache",
+                  "--dry-run") == 0
+    assert "2 papers match" in capsys.readouterr().out
+
+
+def test_split_leaves_a_paper_that_has_a_new_tag_already_without_the_default(site, capsys):
+    """`recurrent` has state-space-models already and names neither new tag: it just loses kv-cache."""
+    site.write("content/papers/recurrent.md", paper("recurrent", "A Recurrent Cache", tags="[kv-cache, state-space-models]",
+                                                    body="A recurrence that carries a fixed-size summary of the past."))
+    assert curate(site, "tags", "split", "kv-cache", "sparse-attention", "state-space-models",
+                  "--default", "sparse-attention") == 0
+    papers = site.papers()
+    assert "tags: [state-space-models]\n" in papers["recurrent.md"]  # not the default
+    assert "tags: [in-context-learning, sparse-attention]\n" in papers["icv.md"]  # the default
+    assert "tags: [sparse-attention]\n" in papers["rocketkv.md"]

@@ -3,16 +3,18 @@ query picks, by tag, venue, words or title source."""
 
 from __future__ import annotations
 
+import difflib
 import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..content.model import Paper
+from ..content.model import Catalogue, Paper
+from ..content.schema import TITLE_SOURCES
 from ..content.source import read_source
 from ..content.taxonomy import TAXONOMY_FILE
 from ..report import Report
-from .transaction import Transaction, load_content
+from .transaction import Transaction, every_paper, load_content
 
 FIELDS = ("tag", "venue", "text", "title_source", "slug")
 
@@ -43,20 +45,41 @@ def parse_query(query: str) -> list[list[Term]]:
         words = shlex.split(query)
     except ValueError as error:
         raise ValueError(f"cannot read the query ({error})") from None
+    if not words:
+        raise ValueError("the query names nothing to match")
     groups: list[list[Term]] = [[]]
     for word in words:
-        if word == "OR":
+        if word.upper() == "OR":
             groups.append([])
             continue
         field, colon, value = word.partition(":")
-        if not colon or field not in FIELDS:
+        if colon and re.fullmatch(r"[A-Za-z_]+", field) and field.lower() not in FIELDS:
+            raise ValueError(f"`{field}:` is no field a query knows (fields: {', '.join(FIELDS)}; bare words "
+                             "match the title and abstract)")
+        if not colon or field.lower() not in FIELDS:
             field, value = "text", word
         if not value:
             raise ValueError(f"`{word}` names no value")
-        groups[-1].append(Term(field, value))
+        groups[-1].append(Term(field.lower(), value))
     if not all(groups):
         raise ValueError("`OR` needs terms on both sides")
     return groups
+
+
+def unknown_values(groups: list[list[Term]], catalogue: Catalogue) -> list[str]:
+    """What a query names that the catalogue has not (a mistyped tag, venue or slug), each
+    with the nearest it has: a query that quietly matches nothing helps no one."""
+    known = {"tag": list(catalogue.taxonomy.tags), "slug": [p.slug for p in every_paper(catalogue)],
+             "venue": [*(v.label for v in catalogue.venues), *(v.slug for v in catalogue.venues)],
+             "title_source": list(TITLE_SOURCES)}
+    problems = []
+    for term in (t for group in groups for t in group if t.field in known):
+        values = known[term.field]
+        if term.value not in values and term.value.casefold() not in map(str.casefold, values):
+            close = difflib.get_close_matches(term.value, values, 1, cutoff=0.6)
+            problems.append(f"no {term.field.replace('_', ' ')} `{term.value}`"
+                            + (f": did you mean `{close[0]}`?" if close else ""))
+    return problems
 
 
 def retag(content_dir: Path, query: str, add: list[str], remove: list[str], report: Report) -> Transaction | None:
@@ -69,6 +92,11 @@ def retag(content_dir: Path, query: str, add: list[str], remove: list[str], repo
     except ValueError as error:
         report.error("retag --where", 0, str(error), 'write terms such as tag:kv-cache venue:"ICML 2024" '
                      "text:mamba or bare words, and OR between groups")
+        return None
+    for problem in unknown_values(groups, catalogue):
+        report.error("retag --where", 0, problem, "name what the catalogue has: see content/taxonomy.yaml, "
+                     "content/venues.yaml and the papers' `slug:`")
+    if report.errors:
         return None
     unknown = [tag for tag in [*add, *remove] if tag not in catalogue.taxonomy.tags]
     for tag in unknown:

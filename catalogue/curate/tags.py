@@ -60,9 +60,8 @@ def split_tag(content_dir: Path, old: str, new: list[str], default: str | None,
         return None
     catalogue, taxonomy = loaded
     phrases = {tag: [p.lower() for p in taxonomy.entry(tag).get("phrases") or []] for tag in new}  # as loaded
-    chosen = {paper.path: _matching(paper, phrases) or ([default] if default else [])
-              for paper in every_paper(catalogue) if old in paper.tags}
-    unmatched = [paper for paper in every_paper(catalogue) if chosen.get(paper.path) == []]
+    chosen = {paper.path: _split_tags(paper, phrases, default) for paper in every_paper(catalogue) if old in paper.tags}
+    unmatched = [paper for paper in every_paper(catalogue) if paper.path in chosen and chosen[paper.path] is None]
     for paper in unmatched:
         report.error(paper.path, paper.line_of("tags"), f"no phrase of {', '.join(f'`{t}`' for t in new)} "
                      f"occurs in this paper, so splitting `{old}` would leave it without them",
@@ -71,12 +70,23 @@ def split_tag(content_dir: Path, old: str, new: list[str], default: str | None,
         return None
     taxonomy.remove_tag(old)
     return _change(content_dir, catalogue, taxonomy, {old: new}, {old: default or new[0]},
-                   lambda paper: substitute(paper.tags, {old: chosen.get(paper.path, [])}))
+                   lambda paper: substitute(paper.tags, {old: chosen.get(paper.path) or []}))
 
 
 def substitute(tags: tuple[str, ...] | list[str], mapping: dict[str, list[str]]) -> list[str]:
     """The tags with each mapped one replaced where it stood, in order, each once."""
     return list(dict.fromkeys(new for tag in tags for new in mapping.get(tag, [tag])))
+
+
+def _split_tags(paper: Paper, phrases: dict[str, list[str]], default: str | None) -> list[str] | None:
+    """The new tags a paper of the split tag takes: those its text names, else the default; none
+    if it has one of them already (it keeps that one); None if nothing fits (a curator decides)."""
+    matching = _matching(paper, phrases)
+    if matching:
+        return matching
+    if set(phrases) & set(paper.tags):
+        return []
+    return [default] if default else None
 
 
 def _matching(paper: Paper, phrases: dict[str, list[str]]) -> list[str]:
