@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import http.client
+import socket
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from helpers import build_py
 
 from catalogue.serve.server import DevServer
 
@@ -58,3 +60,15 @@ def test_two_hundred_readers_at_once_all_get_their_page(served):
     with ThreadPoolExecutor(max_workers=50) as pool:
         results = list(pool.map(lambda _: get(served, "/papers/samba/"), range(200)))
     assert all(status == 200 and b"Samba" in body for status, body in results)
+
+
+def test_watch_on_a_port_in_use_says_so_and_how_to_pick_another(code, small_site):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = build_py(code, "--watch", "--port", str(port), "--content", str(small_site.content), timeout=60)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == (f"127.0.0.1:{port}: cannot serve there (Address already in use) — stop what is "
+                                   f"serving on it (another `build.py --watch`?), or pass another port, like "
+                                   f"`--port {port + 1}`")

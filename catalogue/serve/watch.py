@@ -187,7 +187,12 @@ class Watcher:
 
 def serve_and_watch(config: SiteConfig, host: str, port: int) -> int:
     """Serve `config.out_dir` (drafts included), rebuilding on every change, until Ctrl-C."""
-    server = DevServer(config.out_dir, host, port)
+    try:
+        server = DevServer(config.out_dir, host, port)
+    except OSError as error:  # the port is taken (another watch?), or the address is not this machine's
+        print(f"{host}:{port}: cannot serve there ({error.strerror}) — stop what is serving on it (another "
+              f"`build.py --watch`?), or pass another port, like `--port {port + 1}`", file=sys.stderr)
+        return 1
     config = replace(config, base_url=server.url, drafts=True, site_files=False)
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: serving on {host}: anyone who can reach this machine can read the site",
