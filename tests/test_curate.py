@@ -238,7 +238,7 @@ def test_dry_run_prints_each_change_and_writes_nothing(site, capsys):
      ":6: tag `sparse-attention` exists already — to make the two one, run `python build.py tags merge kv-cache sparse-attention`"),
     (("tags", "rename", "kv-cache", "KV_Cache"), "`KV_Cache` is not a valid tag id"),
     (("tags", "merge", "kv-cache", "kv-cache"), "nothing to merge into `kv-cache`"),
-    (("tags", "merge", "kv-cache", "sparse-attention", "caching"), "no tag `caching` in the taxonomy"),
+    (("tags", "merge", "kv-cache", "sparse-attention", "caching"), "tag `caching` is not in the taxonomy yet — add `- id: caching`"),
     (("merge", "samba", "samba"), "`samba` and `samba` are the same paper"),
     (("merge", "samba", "smaba"), "DROP: no paper has the slug `smaba` — did you mean `samba`?"),
     (("merge", "rocketkv", "rocket"), "DROP `rocket` is already an alias of `rocketkv` — nothing to merge"),
@@ -359,7 +359,7 @@ def test_a_withdrawn_paper_is_retagged_too_and_cannot_be_merged(site, capsys):
     assert "tags: [key-value-cache, sparse-attention]\n" in site.papers()["gone.md"]
     before = content(site)
     assert curate(site, "merge", "rocketkv", "gone") == 1
-    assert "DROP `gone` is withdrawn: its page stays, saying so, and a merge would make it a redirect" in \
+    assert "DROP `gone` is withdrawn: its page stays, saying so, and a merge would make its page a redirect" in \
         capsys.readouterr().err
     assert content(site) == before
 

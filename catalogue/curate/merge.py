@@ -50,9 +50,9 @@ def _paper(catalogue: Catalogue, slug: str, role: str, report: Report) -> Paper 
         return found
     withdrawn = catalogue.withdrawn.get(slug)
     if withdrawn:
+        why = "a merge would make its page a redirect" if role == "DROP" else "the other's address would lead to a withdrawn paper"
         report.error(withdrawn.path, withdrawn.line_of("withdrawn"), f"{role} `{slug}` is withdrawn: its page "
-                     "stays, saying so, and a merge would make it a redirect",
-                     "remove `withdrawn:` first if it really is the same paper as the other")
+                     f"stays, saying so, and {why}", "remove `withdrawn:` first if it really is the same paper as the other")
         return None
     owner = next((paper for paper in catalogue.papers if slug in paper.aliases), None)
     if owner:

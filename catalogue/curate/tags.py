@@ -33,7 +33,7 @@ def merge_tags(content_dir: Path, sources: list[str], into: str, report: Report)
     """The SOURCE tags become INTO (one of them, or another tag): their entries go, their
     phrases join INTO's, and themes that listed any list INTO once."""
     loaded = _load(content_dir, report)
-    if loaded is None or not _known(loaded[1], [*sources, into], report):
+    if loaded is None or not _known(loaded[1], sources, report) or not _existing(loaded[1], "", [into], None, report):
         return None
     catalogue, taxonomy = loaded
     gone = [tag for tag in dict.fromkeys(sources) if tag != into]
@@ -142,7 +142,9 @@ def _known(taxonomy: TaxonomyText, tags: list[str], report: Report) -> bool:
 
 
 def _new_id(taxonomy: TaxonomyText, old: str, new: str, report: Report) -> bool:
-    if new in taxonomy.tag_ids:
+    if new == old:
+        report.error("tags rename", 0, f"`{old}` is its own name already", "name the tag it is to become")
+    elif new in taxonomy.tag_ids:
         report.error(taxonomy.path, taxonomy.line_of_tag(new), f"tag `{new}` exists already",
                      f"to make the two one, run `python build.py tags merge {old} {new}`")
     elif not SLUG_PATTERN.match(new):
