@@ -111,7 +111,7 @@ def run_check(config: SiteConfig, strict: bool, quiet: bool = False, output: str
         print(json.dumps({"papers": len(catalogue.papers) if catalogue else None, "errors": counts["error"],
                           "warnings": counts["warning"], "notes": counts["note"], "ok": not failed,
                           "diagnostics": [_as_json(d) for d in shown],
-                          "review": [item.as_json() for item in review]}, indent=2, ensure_ascii=False))
+                          "review": [_review_json(item) for item in review]}, indent=2, ensure_ascii=False))
         return 1 if failed else 0
     if output == "github":  # the annotations on standard output, the summary below as always
         print("".join(f"{github_annotation(d)}\n" for d in shown), end="", flush=True)
@@ -153,7 +153,7 @@ def _groups(diagnostics: list[Diagnostic]) -> list[list[Diagnostic]]:
 
 
 def _as_json(diagnostic: Diagnostic) -> dict[str, object]:
-    return {"path": str(diagnostic.path), "line": diagnostic.line, "severity": diagnostic.severity,
+    return {"path": _relative(diagnostic.path), "line": diagnostic.line, "severity": diagnostic.severity,
             "message": diagnostic.message, "hint": diagnostic.hint}
 
 
@@ -201,13 +201,18 @@ def run_review(content_dir: Path, output: str = "text") -> int:
         return 1
     items = review_items(catalogue, content_dir)
     if output == "json":
-        print(json.dumps({"papers": len(catalogue.papers), "review": [item.as_json() for item in items]},
+        print(json.dumps({"papers": len(catalogue.papers), "review": [_review_json(item) for item in items]},
                          indent=2, ensure_ascii=False))
         return 0
     for heading, group in grouped(items).items():
         print(f"{heading} ({len(group)})\n" + "\n".join(map(_review_line, group)) + "\n")
     print(f"{_count(len(items), 'item')} to review in {len(catalogue.papers)} papers.")
     return 0
+
+
+def _review_json(item: ReviewItem) -> dict[str, object]:
+    """An item for tools, its path said from the working folder as the diagnostics' are."""
+    return {**item.as_json(), "path": _relative(item.path)}
 
 
 def _review_line(item: ReviewItem) -> str:

@@ -96,7 +96,9 @@ def test_check_as_json_carries_the_review_list(code: Path, small_site: Scratch):
     done = build_py(code, "check", "--format", "json", "--content", str(small_site.content), cwd=small_site.root)
     found = json.loads(done.stdout)
     assert [(item["kind"], item["path"], item["slug"]) for item in found["review"] if item["kind"] == "title"] == [
-        ("title", str(path), "samba")]
+        ("title", "content/papers/samba.md", "samba")]  # from the working folder, as the diagnostics'
+    assert {d["path"] for d in found["diagnostics"]} <= {"content/papers/samba.md", "content/papers/icv.md",
+                                                        "content/papers/rocketkv.md", "content/taxonomy.yaml"}
 
 
 def test_the_review_page_is_made_while_curating_only(small_site: Scratch):

@@ -3,6 +3,7 @@ bibtexparser (entries, @string macros, braces and quotes as BibTeX itself reads 
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 
@@ -13,6 +14,9 @@ from bibtexparser.model import Entry as BibEntry
 from ...report import Report
 from ...text import outside_math
 from ..record import Entry, arxiv_of, doi_of, latex_accents, one_line, plain_latex
+
+# bibtexparser logs each block it cannot read, a line off; we report them ourselves, at their line.
+logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
 
 NAME = "BibTeX (@inproceedings{…} entries with an abstract)"
 _ENTRY = re.compile(r"^\s*@(?!comment\b|string\b|preamble\b)[A-Za-z]+\s*[{(]\s*[^\s,{}()]+\s*,", re.MULTILINE | re.IGNORECASE)
