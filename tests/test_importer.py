@@ -216,7 +216,8 @@ def test_a_list_for_a_venue_not_in_the_venues_file_is_refused_at_its_header(scra
     result = import_lists([scratch.root / "lists/neurips.txt"], scratch.content, None, report)
     assert result.added == [] and [str(e) for e in report.errors] == [
         f"{scratch.root / 'lists/neurips.txt'}:2: the header names venue `NeurIPS 2026`, which "
-        "content/venues.yaml does not list — add it to content/venues.yaml (name, year, title), or use one listed there"]
+        "content/venues.yaml does not list — add it to content/venues.yaml (name, year, title), or use one listed there "
+        "(or pass `--venue VENUE` for the whole file)"]
 
 
 def paper_file(scratch, words: str) -> Path:

@@ -161,7 +161,7 @@ def _venue_known(entry: Entry, run: _Run) -> bool:
         return True
     run.report.error(entry.path, entry.header_line, f"the header names venue `{entry.venue.label}`, "
                      f"which content/{VENUES_FILE} does not list",
-                     unknown_venue_hint(entry.venue.label, run.venues) + ", or pass `--venue VENUE` for the whole file")
+                     unknown_venue_hint(entry.venue.label, run.venues) + " (or pass `--venue VENUE` for the whole file)")
     return False
 
 
