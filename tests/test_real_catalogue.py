@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -93,6 +94,11 @@ def test_watch_serves_the_real_catalogue_and_follows_edits(watching):
         assert status == 200 and OVERLAY not in html, (path, status, "\n".join(server.lines))
     status, html = server.get("_review/")  # the review list, while curating only
     assert status == 200 and "<h1>To review</h1>" in html and '<a href="/_review/">To review</a>' in html
+    deadline = time.monotonic() + 60  # its tags to confirm are worked out in the background
+    while "being worked out" in html and time.monotonic() < deadline:
+        time.sleep(0.5)
+        html = server.get("_review/")[1]
+    assert 'href="/papers/minictx/"' in html, "\n".join(server.lines)
     samba = project / "content/papers/samba.md"
     good = samba.read_text()
     samba.write_text(good.replace("title: 'Samba: Simple Hybrid", "title: 'Samba: Simply Hybrid"))

@@ -330,7 +330,10 @@ def test_related_papers_refreshed_in_the_background_end_as_a_clean_build(small_s
         time.sleep(0.3)  # the rebuild that follows the refresh
         clean = replace(config, out_dir=root / "clean")
         Builder(clean).rebuild(clean.out_dir, Report())
-        assert tree(root / "out", ignore=[MARKER]) == tree(clean.out_dir, ignore=[MARKER])
+        # The review page's tags to confirm come from a background job a one-off build has not run.
+        def built(folder: Path) -> dict:
+            return {name: data for name, data in tree(folder, ignore=[MARKER]).items() if not name.startswith("_review/")}
+        assert built(root / "out") == built(clean.out_dir)
         assert not [line for line in lines if "failed" in line or "error" in line]
     finally:
         watcher.stop()

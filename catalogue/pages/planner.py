@@ -52,7 +52,9 @@ class Planner:
         self._summaries: tuple[int | None, tuple] = (None, ())  # (catalogue revision, (newest, about))
         self._main_theme: MainTheme | None = None
         self._geometry: tuple[tuple, dict[str, MapPoint]] = ((), {})
-        self._costly: tuple[Similarity | None, Costly | None] = (None, None)
+        # The review page's tags to confirm and possible duplicates, and the catalogue revision
+        # they are for: set by watch mode's ReviewRefresher, never worked out in a rebuild.
+        self.review_costly: tuple[int | None, Costly | None] = (None, None)
 
     def plan(self, catalogue: Catalogue, similarity: Similarity = NOTHING,
              history: History | None = None) -> list[PageGroup]:
@@ -70,22 +72,26 @@ class Planner:
         if self.config.site_files:
             groups += self._site_files(catalogue, groups)
         if self.config.curating:
-            groups.append(self._review_group(catalogue, similarity, inputs.listings))
+            groups.append(self._review_group(catalogue, inputs.listings))
         return groups
 
-    def _review_group(self, catalogue: Catalogue, similarity: Similarity, listings: tuple[Listing, ...]) -> PageGroup:
-        """Watch mode's review page. Its tags to confirm and possible duplicates cost 0.1 s at 95
-        papers and a minute at 10,000: redone only when related papers are, in the background
-        after an edit of words or tags, and left out of large catalogues (`build.py review`
-        lists them there). The rest (80 ms at 10,000) is redone when what it shows moves: the
-        listings, where the title and authors lines are, and the derived papers' abstracts."""
-        if self._costly[0] is not similarity:
-            large = len(catalogue.papers) > REVIEW_COSTLY_LIMIT
-            self._costly = (similarity, None if large else Costly.of(catalogue))
+    def _review_group(self, catalogue: Catalogue, listings: tuple[Listing, ...]) -> PageGroup:
+        """Watch mode's review page. Its costly parts (tags to confirm, possible duplicates) come
+        from `review_costly`, which watch mode works out in the background once edits settle:
+        never in a rebuild, which they would slow by 0.1 s at 95 papers and a minute at 10,000.
+        The rest (80 ms at 10,000) is redone when what it shows moves: the listings, where the
+        title and authors lines are, and the derived papers' abstracts."""
+        large = len(catalogue.papers) > REVIEW_COSTLY_LIMIT
+        costly = None if large else self.review_costly[1]
+        state = "large" if large else "pending" if costly is None else "ready"
         shown = tuple((p.path, p.line_of("title"), p.line_of("authors"), p.title_source,
                        p.body if p.title_source == "derived" else "") for p in catalogue.papers)
-        return self._group("review", (listings, shown, catalogue.taxonomy, similarity), _review, catalogue,
-                           self.config.content_dir, self._costly[1])
+        return self._group("review", (listings, shown, catalogue.taxonomy, costly, state), _review, catalogue,
+                           self.config.content_dir, costly, state)
+
+    def review_stale(self, catalogue: Catalogue) -> bool:
+        """Whether watch mode should work out the review page's costly parts for this catalogue."""
+        return len(catalogue.papers) <= REVIEW_COSTLY_LIMIT and self.review_costly[0] != catalogue.revision
 
     def _group(self, group_id: str, inputs: tuple, make: Callable, *args) -> PageGroup:
         """The group's pages, from `make(*args)` only if `inputs` differ from last time.
@@ -262,7 +268,7 @@ def _single(path: str, template: str, title: str, context: dict, crumbs: tuple =
     return (Page(path, template, title, crumbs, context),)
 
 
-def _review(catalogue: Catalogue, content_dir: Path, costly: Costly | None) -> tuple[Page]:
+def _review(catalogue: Catalogue, content_dir: Path, costly: Costly | None, state: str) -> tuple[Page]:
     """Watch mode's review page: each item with the file to edit, named from the project folder.
     `costly` may be from before the last edits: the items of papers gone are left out."""
     project = content_dir.absolute().parent  # not resolved: a paper may be a link to a file elsewhere
@@ -271,7 +277,7 @@ def _review(catalogue: Catalogue, content_dir: Path, costly: Costly | None) -> t
     groups = {heading: [(item, Path(os.path.relpath(Path(item.path).absolute(), project)).as_posix()) for item in group]
               for heading, group in grouped(items).items()}
     return (Page(urls.REVIEW, "review.html", "To review", (("To review", urls.REVIEW),),
-                 {"groups": groups, "costly_left_out": costly is None}),)
+                 {"groups": groups, "costly": state}),)
 
 
 def _one(make: Callable[..., Page], *args) -> tuple[Page]:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
 from pathlib import Path
 
-from ..content.model import Catalogue, Paper, author_slug, family_name
+from ..content.model import Catalogue, Paper, Taxonomy, author_slug, family_name
 from ..content.people import AUTHORS_FILE
 from ..content.venues import VENUES_FILE
 from .duplicates import Duplicate, find_duplicates
@@ -53,7 +54,13 @@ class Costly:
 
     @classmethod
     def of(cls, catalogue: Catalogue) -> Costly:
-        return cls(tuple(tag_outliers(catalogue.papers, catalogue.taxonomy)), tuple(find_duplicates(catalogue.papers)))
+        return costly_parts(catalogue.papers, catalogue.taxonomy)
+
+
+def costly_parts(papers: Sequence[Paper], taxonomy: Taxonomy) -> Costly:
+    """The tags to confirm and the possible duplicates (a function of its own: watch mode runs
+    it in its worker process, which is sent the papers, not the whole catalogue)."""
+    return Costly(tuple(tag_outliers(papers, taxonomy)), tuple(find_duplicates(papers)))
 
 
 def review_items(catalogue: Catalogue, content_dir: Path, costly: Costly | None = None) -> list[ReviewItem]:
@@ -117,21 +124,23 @@ def author_variants(catalogue: Catalogue, content_dir: Path) -> list[ReviewItem]
     for paper in catalogue.papers:
         for name in dict.fromkeys(paper.authors):
             papers_of.setdefault(name, []).append(paper)
-    by_family: dict[str, list[str]] = {}
+    given = {name: _given(name) for name in papers_of}
+    candidates: dict[tuple[str, str], list[str]] = {}  # (family name, first initial) → names
     for name in sorted(papers_of):
-        by_family.setdefault(_folded(family_name(name)), []).append(name)
+        if given[name]:
+            candidates.setdefault((_folded(family_name(name)), given[name][0][:1]), []).append(name)
     items = []
-    for names in by_family.values():
+    for names in candidates.values():
         for first, second in combinations(names, 2):
-            if author_slug(first) != author_slug(second) and _same_person(first, second):
+            if author_slug(first) != author_slug(second) and _same_person(given[first], given[second]):
                 items.append(_author_item(first, second, papers_of, content_dir))
     return items
 
 
-def _same_person(first: str, second: str) -> bool:
+def _same_person(first: list[str], second: list[str]) -> bool:
     """Given names that could be one person's: each word of the shorter list matches a word of
     the longer, in order, whole or as its initial (`J.` and `John`, `Andre` and `André F. T.`)."""
-    shorter, longer = sorted((_given(first), _given(second)), key=len)
+    shorter, longer = sorted((first, second), key=len)
     if not shorter or shorter[0][:1] != longer[0][:1]:
         return False
     words = iter(longer)
@@ -139,6 +148,7 @@ def _same_person(first: str, second: str) -> bool:
 
 
 def _given(name: str) -> list[str]:
+    """A name's given names, folded: `André F. T. Martins` → [andre, f, t]."""
     words = [_folded(word).strip(".") for word in name.replace("-", " ").split()]
     family = _folded(family_name(name))
     return [word for word in words if word and word != family]

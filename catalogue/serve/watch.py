@@ -20,7 +20,13 @@ from ..output.links import Broken, check_links, explain, written_by_curators
 from ..output.swap import MARKER, claim_output_dir
 from ..pipeline import Builder, RenderResult
 from ..report import ContentError, Report
-from .jobs import LinkRefresher, LowPriorityWorker, SearchRefresher, SimilarityRefresher
+from .jobs import (
+    LinkRefresher,
+    LowPriorityWorker,
+    ReviewRefresher,
+    SearchRefresher,
+    SimilarityRefresher,
+)
 from .overlay import Overlay
 from .server import DevServer
 
@@ -67,6 +73,7 @@ class Watcher:
         self.search = SearchRefresher(config.out_dir, lambda: server.reload("search"), log)
         self.similarity = SimilarityRefresher(self.worker, lambda: self.changed([]), log)  # re-render with it
         self.links = LinkRefresher(self.worker, self._link_check_args, self._site_links_checked, log)
+        self.review = ReviewRefresher(self.worker, lambda: self.changed([]), log)
         self._stop = threading.Event()
         self._observer = Observer()
 
@@ -85,7 +92,7 @@ class Watcher:
     def stop(self) -> None:
         self._stop.set()
         self._wake.set()
-        for job in (self.search, self.similarity, self.links, self.worker):
+        for job in (self.search, self.similarity, self.links, self.review, self.worker):
             job.stop()
         self._observer.stop()
         self._observer.join(timeout=5)
@@ -137,13 +144,15 @@ class Watcher:
             self.rebuilds += 1
             if self.builder.catalogue is not None:  # even if rendering failed: stale lists may be why
                 self.similarity.schedule(self.builder)
+                self.review.schedule(self.builder)
         self._check_links(version, result)
+        event = _event_for(changed, result)
         if changed != set() or result.written or result.removed:  # set(): only similarity moved
-            self.server.reload()
+            self.server.reload(event)
         took = (time.perf_counter() - started) * 1000
         self.log(f"rebuilt in {took:.0f} ms: {len(result.written)} page(s) written, "
                  f"{len(result.removed)} removed" + "".join(f"\n  {w}" for w in map(str, report.warnings)))
-        if self.config.search and (result.written or result.removed or changed != set()):
+        if self.config.search and event != "review" and (result.written or result.removed or changed != set()):
             self.search.schedule()
         return True
 
@@ -183,6 +192,13 @@ class Watcher:
         for each in written_by_curators(broken, catalogue):
             found.setdefault(each.page, []).append(str(explain(each, catalogue, self.out_dir)))
         return found
+
+
+def _event_for(changed: set[Path] | None, result: RenderResult) -> str:
+    """`review` when the background review list rewrote its page alone: only that page reloads,
+    not every tab a curator has open; else `reload`."""
+    only_review = changed == set() and not result.removed and list(result.written) == [urls.file_of(urls.REVIEW)]
+    return "review" if only_review else "reload"
 
 
 def serve_and_watch(config: SiteConfig, host: str, port: int) -> int:
