@@ -94,11 +94,13 @@ def test_watch_serves_the_real_catalogue_and_follows_edits(watching):
         assert status == 200 and OVERLAY not in html, (path, status, "\n".join(server.lines))
     status, html = server.get("_review/")  # the review list, while curating only
     assert status == 200 and "<h1>To review</h1>" in html and '<a href="/_review/">To review</a>' in html
+    pending = "being worked out" in html
     deadline = time.monotonic() + 60  # its tags to confirm are worked out in the background
     while "being worked out" in html and time.monotonic() < deadline:
         time.sleep(0.5)
         html = server.get("_review/")[1]
     assert 'href="/papers/minictx/"' in html, "\n".join(server.lines)
+    assert not pending or "review" in list(server.events.names.queue)  # for that, only the review page reloads
     samba = project / "content/papers/samba.md"
     good = samba.read_text()
     samba.write_text(good.replace("title: 'Samba: Simple Hybrid", "title: 'Samba: Simply Hybrid"))
