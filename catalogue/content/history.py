@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 
 from ..files import write_atomic
-from .source import PAPERS_DIR
+from .source import PAPERS_DIR, is_editors_file
 
 LIMIT = 100  # changes shown: the newest first, whole commits, until this many
 BATCH = LIMIT  # commits a `git log` reads at a time: most commits change a paper or more
@@ -239,7 +239,7 @@ def _edits_of(pairs: list[tuple[str, str]], blobs: dict[str, dict | None]) -> tu
 def _is_paper_path(path: str) -> bool:
     """A file straight in content/papers/ whose name a paper may have (not an editor's)."""
     name = path.strip('"').rpartition(f"{PAPERS_DIR}/")[2]
-    return name.endswith(".md") and "/" not in name and not name.startswith((".", "#"))
+    return name.endswith(".md") and "/" not in name and not is_editors_file(name)
 
 
 def _blob(sha: str) -> str:
