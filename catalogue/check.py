@@ -7,17 +7,16 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from .config import SiteConfig
+from .config import SOURCES_DIR, TAXONOMY_FILE, SiteConfig
 from .content.loader import load_catalogue
 from .content.model import Catalogue
-from .content.source import SOURCES_DIR
-from .content.taxonomy import TAXONOMY_FILE
 from .files import read_lines
 from .importer.slugs import slug_source, slugify
 from .pipeline import check_site
 from .relate.review import (
     Costly,
     ReviewItem,
+    costly_parts,
     duplicate_items,
     grouped,
     review_items,
@@ -30,7 +29,7 @@ def curation_report(catalogue: Catalogue, taxonomy_path: Path, report: Report,
                     costly: Costly | None = None) -> None:
     """Warnings block `--strict`; notes are to-dos that never fail a build. `costly`: the tags to
     confirm and the possible duplicates, if the caller has them."""
-    costly = Costly.of(catalogue) if costly is None else costly
+    costly = costly_parts(catalogue.papers, catalogue.taxonomy) if costly is None else costly
     uses = Counter(tag for paper in catalogue.papers for tag in paper.tags)
     for paper in catalogue.papers:
         if paper.title_source == "derived":
@@ -98,8 +97,7 @@ def run_check(config: SiteConfig, strict: bool, quiet: bool = False, output: str
     report = Report()
     catalogue, costly = None, None
     try:
-        catalogue = check_site(config, report)
-        costly = Costly.of(catalogue)
+        catalogue, costly = check_site(config, report)
         curation_report(catalogue, config.content_dir / TAXONOMY_FILE, report, costly)
     except ContentError as error:
         report.extend(d for d in error.diagnostics if d not in report.diagnostics)
@@ -107,7 +105,7 @@ def run_check(config: SiteConfig, strict: bool, quiet: bool = False, output: str
     counts = Counter(d.severity for d in report.diagnostics)
     failed = bool(counts["error"]) or (strict and bool(counts["warning"]))
     if output == "json":
-        review = review_items(catalogue, config.content_dir, costly) if catalogue else []
+        review = review_items(catalogue.papers, config.content_dir, costly) if catalogue and costly else []
         print(json.dumps({"papers": len(catalogue.papers) if catalogue else None, "errors": counts["error"],
                           "warnings": counts["warning"], "notes": counts["note"], "ok": not failed,
                           "diagnostics": [_as_json(d) for d in shown],
@@ -199,7 +197,7 @@ def run_review(content_dir: Path, output: str = "text") -> int:
             print(diagnostic.from_here(), file=sys.stderr)
         print("Fix these errors first: `python build.py check` lists them too.", file=sys.stderr)
         return 1
-    items = review_items(catalogue, content_dir)
+    items = review_items(catalogue.papers, content_dir, costly_parts(catalogue.papers, catalogue.taxonomy))
     if output == "json":
         print(json.dumps({"papers": len(catalogue.papers), "review": [_review_json(item) for item in items]},
                          indent=2, ensure_ascii=False))

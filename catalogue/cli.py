@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command in curate.COMMANDS:
             return curate.run(args, report)
         if args.command == "check":
-            config = replace(_config(args, OUT_DIR), social_images=False, cache_dir=None)
+            config = replace(_config(args, OUT_DIR), social_images=False)
             return run_check(config, args.strict, args.quiet, args.format)
         if args.watch:
             return serve_and_watch(_config(args, PROJECT_ROOT / WATCH_DIR), args.host, args.port)

@@ -10,6 +10,14 @@ from . import urls
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BASE_URL = "http://localhost:8000/"
+# The content folder's layout: what every stage that reads content/ (or watches it) finds where.
+PAPERS_DIR = "papers"
+SOURCES_DIR = "sources"  # the raw lists papers were imported from, which `source:` names
+TAXONOMY_FILE = "taxonomy.yaml"
+VENUES_FILE = "venues.yaml"
+AUTHORS_FILE = "authors.yaml"
+REDIRECTS_FILE = "redirects.txt"
+SITE_FILE = "site.yaml"
 LEDGER_FILE = "published-urls.txt"  # beside content/: the build keeps it, so it is no curator's file
 
 

@@ -6,6 +6,9 @@ number them, not at the form feeds and Unicode separators `str.splitlines` also 
 (pdftotext writes form feeds).
 
 Writing: always atomic (temporary file, then rename), with one temporary-name scheme.
+
+Knowing whether a file changed: `signature`, the one cheap identity of a file's bytes that
+every stage compares.
 """
 
 from __future__ import annotations
@@ -19,6 +22,28 @@ from .report import ContentError, Diagnostic
 
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 _CONFLICT = re.compile(r"^(?:<{7}|>{7}|\|{7})(?: |$)", re.MULTILINE)  # what git leaves in a file it could not merge
+
+
+Signature = tuple[int, ...]  # (size, mtime in ns, inode), or () for no file
+
+
+def signature(path: Path | str) -> Signature:
+    """What tells a file's bytes apart without reading them: its size, its modification time and
+    its inode (a save by atomic rename gives a new inode even within the clock's resolution);
+    `()` if there is no such file."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return ()
+    return (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+
+
+_EDITORS_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload")
+
+
+def is_editors_file(name: str) -> bool:
+    """Editors' swap, backup, lock and temporary files (vim's `4913` probe too): not content."""
+    return name.startswith((".", "#")) or name.endswith(_EDITORS_SUFFIXES) or name == "4913"
 
 
 def read_text(path: Path) -> str:

@@ -90,6 +90,11 @@ def file_of(path: str) -> str:
     return path + "index.html" if path.endswith("/") or not path else path
 
 
+def path_of(file: str) -> str:
+    """The site path a file is served at: `papers/samba/index.html` → `papers/samba/`."""
+    return file.removesuffix("index.html") if file == "index.html" or file.endswith("/index.html") else file
+
+
 def is_folder(path: str) -> bool:
     """A page served at a folder address (the home page too), not a file like `feed.xml`."""
     return not path or path.endswith("/")

@@ -49,7 +49,7 @@ from synthetic import generate  # noqa: E402
 
 from helpers import copy_code  # noqa: E402
 
-from catalogue.output.links import check_links  # noqa: E402
+from catalogue.output.links import check_folder  # noqa: E402
 
 PYTHON = sys.executable
 PAGE_SIZE = 100  # both generators paginate lists by this many papers
@@ -259,7 +259,7 @@ def measure(count: int, runs: int, binary: Path, work: Path, download: bool) -> 
     pages, hugo_pages = count_html(work / "ours"), count_html(work / "hugo-out")
     papers = len(list((work / "ours/papers").glob("*/index.html")))
     assert papers == count, f"{papers} paper pages for {count} papers"
-    links = check_links(work / "ours", "http://localhost:8000/")  # the build checked too: this says so
+    links = check_folder(work / "ours", "http://localhost:8000/")  # the build checked too: this says so
     assert links.broken == [] and links.checked > 10 * count, (links.broken[:5], links.checked)
     shutil.rmtree(work / "ours")
     full_seconds, full_peak, full_output = ours(code, content, work / "full", "--fresh")

@@ -10,7 +10,10 @@ import sys
 from collections.abc import Collection
 from pathlib import Path
 
-from catalogue.config import PROJECT_ROOT
+from catalogue.changeset import ChangeSet
+from catalogue.config import PROJECT_ROOT, SiteConfig
+from catalogue.pipeline import Builder, RenderResult
+from catalogue.report import Report
 
 CODE = ("build.py", "catalogue", "templates", "static")  # what `python build.py` needs, content aside
 
@@ -53,6 +56,21 @@ def _lines(data: bytes) -> list[str]:
         return data.decode("utf-8").splitlines()
     except UnicodeDecodeError:
         return [f"{len(data)} bytes, not text: {data[:64]!r}…"]
+
+
+def rebuild(builder: Builder, *paths: Path) -> RenderResult:
+    """What watch mode does after saves of `paths`; without them, what a build does: compare
+    every file with the builder's state."""
+    changes = ChangeSet.of_paths(paths, builder.config) if paths else builder.state.changes(builder.config)
+    return builder.build(changes, Report())
+
+
+def built(config: SiteConfig, out_dir: Path | None = None) -> Builder:
+    """A builder over a state of its own, into `out_dir` (default: the config's), built once."""
+    builder = Builder(config, out_dir=config.out_dir if out_dir is None else out_dir)
+    builder.out_dir.mkdir(parents=True, exist_ok=True)
+    builder.build(ChangeSet.everything(), Report())
+    return builder
 
 
 def copy_code(target: Path, source: Path = PROJECT_ROOT) -> Path:

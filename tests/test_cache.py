@@ -13,9 +13,11 @@ import pytest
 from conftest import Scratch, paper
 from helpers import differences, tree
 
-from catalogue.output import cache, search
+from catalogue import state
+from catalogue.output import search
 from catalogue.pipeline import build_site
 from catalogue.report import ContentError, Report
+from catalogue.state import state_file
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -38,7 +40,7 @@ def built(small_site: Scratch) -> Scratch:
     """The small site built once without search, leaving its state in .cache/."""
     result = build_site(small_site.config(search=False), Report())
     assert result.rendered == result.files  # nothing to start from: everything rendered
-    assert (small_site.root / ".cache" / cache.STATE_FILE).is_file()
+    assert state_file(small_site.config(search=False), "build").is_file()
     return small_site
 
 
@@ -131,7 +133,7 @@ def test_a_static_file_change_reaches_every_page(built, tmp_path):
 
 
 def test_other_code_starts_from_scratch(built, monkeypatch):
-    monkeypatch.setattr(cache, "code_version", lambda: "another version of the package")
+    monkeypatch.setattr(state, "code_version", lambda: "another version of the package")
     result = build_site(built.config(search=False), Report())
     assert result.rendered == result.files
 
@@ -155,12 +157,11 @@ def test_an_output_folder_emptied_by_hand_is_built_whole(built):
 
 @pytest.mark.parametrize("damage", [b"", b"not a pickle", None])
 def test_a_damaged_or_foreign_cache_is_a_clean_build(built, damage):
-    for name in (cache.STATE_FILE, cache.UNCHANGED_FILE):
-        state = built.root / ".cache" / name
-        if damage is None:  # a state of other settings: never used
-            state.write_bytes(pickle.dumps(("another identity",)) + state.read_bytes()[len(pickle.dumps(None)):])
-        else:
-            state.write_bytes(damage)
+    state = state_file(built.config(search=False), "build")
+    if damage is None:  # a state of other settings: never used
+        state.write_bytes(pickle.dumps(b"another identity") + state.read_bytes()[len(pickle.dumps(b"x" * 16, protocol=pickle.HIGHEST_PROTOCOL)):])
+    else:
+        state.write_bytes(damage)
     result = build_site(built.config(search=False), Report())
     assert result.rendered == result.files
     assert_same_as_clean(built, search=False)
@@ -186,7 +187,7 @@ def test_a_file_saved_unchanged_is_read_again_and_renders_nothing(built):
 
 
 def test_a_failed_build_leaves_the_cache_to_the_next(built):
-    state = built.root / ".cache" / cache.STATE_FILE
+    state = state_file(built.config(search=False), "build")
     saved = state.read_bytes()
     samba = built.content / "papers/samba.md"
     good = samba.read_text(encoding="utf-8")
@@ -218,7 +219,7 @@ def test_a_build_without_a_cache_folder_keeps_nothing(small_site, tmp_path):
     result = build_site(small_site.config(search=False, cache_dir=None), Report())
     again = build_site(small_site.config(search=False, cache_dir=None), Report())
     assert result.rendered == again.rendered == result.files
-    assert not any(name.startswith("build-state") for name in os.listdir(tmp_path))
+    assert not any(name.startswith("state-") for name in os.listdir(tmp_path))
 
 
 def test_in_shards_only_the_shard_of_an_edited_paper_is_indexed_again(small_site, monkeypatch):

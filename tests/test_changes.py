@@ -17,7 +17,7 @@ def loaded(small_site):
 
 
 def reload(loader, *paths):
-    return loader.load(Report(), changed=set(paths))
+    return loader.load(Report(), papers=paths, rescan=False)
 
 
 def test_a_catalogue_knows_its_own_revision_and_nothing_older(loaded):
@@ -86,7 +86,7 @@ def test_nothing_changed_is_the_same_revision_and_a_taxonomy_edit_is_everything(
     assert reload(loader, project.content / "papers/icv.md") is first
     taxonomy = project.content / "taxonomy.yaml"
     taxonomy.write_text(taxonomy.read_text().replace("label: KV cache", "label: Key-value cache"))
-    second = loader.load(Report(), changed={taxonomy})
+    second = loader.load(Report(), rescan=False)  # the vocabulary is looked at on every load
     assert second.changes_since(first.revision).everything
     assert second.taxonomy.tags["kv-cache"].label == "Key-value cache"
 
@@ -113,7 +113,7 @@ def test_drafts_come_and_go_as_changes_where_drafts_are_hidden(small_site):
     first = loader.load(Report(), drafts=False)
     small_site.write("content/papers/icv.md", paper("icv", "In-context Vectors", "ICML 2024",
                                                     "[in-context-learning, kv-cache]", extra="draft: true\n"))
-    second = loader.load(Report(), drafts=False, changed={small_site.content / "papers/icv.md"})
+    second = loader.load(Report(), drafts=False, papers=[small_site.content / "papers/icv.md"], rescan=False)
     [change] = second.changes_since(first.revision).papers
     assert change.new is None and change.old.slug == "icv"  # a draft is no paper of a published build
     assert "icv" not in second.by_slug and "icv" in first.by_slug

@@ -5,14 +5,13 @@ from pathlib import Path
 
 import pytest
 from conftest import paper
-from helpers import differences, tree
+from helpers import built, differences, rebuild, tree
 
-from catalogue.pipeline import Builder
-from catalogue.report import ContentError, Report
+from catalogue.report import ContentError
 
 
 def clean_build(project, config, folder: Path) -> dict[str, bytes]:
-    Builder(replace(config, out_dir=folder)).rebuild(folder, Report())
+    built(replace(config, out_dir=folder))
     return tree(folder)
 
 
@@ -27,12 +26,11 @@ def live(small_site, tmp_path):
     shutil.copytree(PROJECT_ROOT / "static", tmp_path / "static")
     config = small_site.config(search=False, drafts=True, templates_dir=templates,
                                static_dir=tmp_path / "static", out_dir=tmp_path / "live")
-    builder = Builder(config)
-    builder.rebuild(config.out_dir, Report())
+    builder = built(config)
     counter = iter(range(1000))
 
     def rebuild_and_compare(*changed: Path):
-        result = builder.rebuild(config.out_dir, Report(), set(changed) if changed else None)
+        result = rebuild(builder, *changed)
         clean = clean_build(small_site, config, tmp_path / f"clean{next(counter)}")
         assert not (different := differences(clean, tree(config.out_dir), ("clean", "incremental"))), different
         return result

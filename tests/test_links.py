@@ -22,7 +22,7 @@ from linkcheck import broken_links
 from PIL import Image
 
 from catalogue.config import PROJECT_ROOT, SiteConfig
-from catalogue.output.links import check_links
+from catalogue.output.links import check_folder
 from catalogue.pipeline import build_site, check_site
 from catalogue.render import social
 from catalogue.report import ContentError, Report
@@ -357,9 +357,9 @@ def test_a_preview_may_leave_out_site_files_and_nothing_else(small_built_copy):
     (site / "feed.xml").unlink()
     (site / "papers/samba/cite.bib").unlink()
     preview = SiteConfig(out_dir=site, site_files=False)
-    broken = check_links(site, "http://localhost:8000/", left_out=preview.leaves_out).broken
+    broken = check_folder(site, "http://localhost:8000/", left_out=preview.leaves_out).broken
     assert [(b.page, b.link) for b in broken] == [("papers/samba/index.html", "/papers/samba/cite.bib")]
-    assert len(check_links(site, "http://localhost:8000/").broken) > 10  # feed.xml: on every page
+    assert len(check_folder(site, "http://localhost:8000/").broken) > 10  # feed.xml: on every page
 
 
 def test_an_abstract_that_shows_html_code_is_not_a_broken_link(small_site):
@@ -373,5 +373,5 @@ def test_the_link_checker_reads_paths_as_browsers_do(tmp_path):
     (tmp_path / "a/index.html").write_text('<p id="x">A</p>')
     links = ["/a/", "/a//", "/a/index.html", "a/", "./a/#x", "/a/\n", "/%61/", "/a/?q=1", "/b/", "/a/#y"]
     (tmp_path / "index.html").write_text("".join(f'<a href="{link}">l</a>' for link in links))
-    broken = check_links(tmp_path, "https://example.org/").broken
+    broken = check_folder(tmp_path, "https://example.org/").broken
     assert sorted(b.link for b in broken) == ["/a/#y", "/b/"]

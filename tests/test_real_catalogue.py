@@ -9,6 +9,7 @@ the watch test, the one that once caught every page answering 404, runs in every
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -69,14 +70,17 @@ def project(built, tmp_path) -> Path:
 
 
 class Watching(WatchProcess):
-    """`python build.py --watch --port 0` in a project folder, with a browser's reload stream."""
+    """`python build.py --watch --port 0` in a project folder, with the reload streams of two
+    browser tabs: one on the home page, one on the review list."""
 
     def __init__(self, project: Path):
         super().__init__(project, startup_seconds=60, as_is=True)
         self.events = Events(self.url)
+        self.review = Events(self.url, "/_review/")
 
     def stop(self) -> None:
         self.events.close()
+        self.review.close()
         super().stop()
 
 
@@ -100,21 +104,27 @@ def test_watch_serves_the_real_catalogue_and_follows_edits(watching):
         time.sleep(0.5)
         html = server.get("_review/")[1]
     assert 'href="/papers/minictx/"' in html, "\n".join(server.lines)
-    assert not pending or "review" in list(server.events.names.queue)  # for that, only the review page reloads
+    if pending:  # for that, only the review page reloads
+        assert server.review.wait("reload", timeout=5, mine=True)
+        home = [data for kind, data in list(server.events.names.queue)
+                if kind == "reload" and (data == "*" or "/" in json.loads(data))]
+        assert home == []
     samba = project / "content/papers/samba.md"
     good = samba.read_text()
+    tab = Events(server.url, "/papers/samba/")  # a browser on the paper's page: it reloads first
     samba.write_text(good.replace("title: 'Samba: Simple Hybrid", "title: 'Samba: Simply Hybrid"))
-    assert server.events.wait("reload")
+    assert tab.wait("reload", mine=True)
     assert "Samba: Simply Hybrid" in server.get("papers/samba/")[1]
     line = good.splitlines().index(next(l for l in good.splitlines() if l.startswith("tags:"))) + 1
     samba.write_text(good.replace("state-space-models", "state-space-modls"))
-    assert server.events.wait("reload")
+    assert tab.wait("reload", mine=True)
     status, html = server.get("papers/samba/")
     assert status == 200 and OVERLAY in html
     assert f"content/papers/samba.md:{line}: unknown tag `state-space-modls` — did you mean `state-space-models`?" in html
     assert OVERLAY in server.get("tags/kv-cache/")[1]
     samba.write_text(good)
-    assert server.events.wait("reload")
+    assert tab.wait("reload", mine=True)
+    tab.close()
     status, html = server.get("papers/samba/")
     assert status == 200 and OVERLAY not in html and "Samba: Simple Hybrid" in html
 

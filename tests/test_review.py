@@ -8,14 +8,14 @@ import re
 from pathlib import Path
 
 from conftest import Scratch, paper
-from helpers import build_py
+from helpers import build_py, built, rebuild
 
 from catalogue.check import github_annotation
 from catalogue.config import PROJECT_ROOT
 from catalogue.content.loader import load_catalogue
-from catalogue.pipeline import Builder, build_site
+from catalogue.pipeline import build_site
 from catalogue.report import Diagnostic, Report
-from catalogue.relate.review import Costly, author_variants, review_items
+from catalogue.relate.review import Costly, author_variants, costly_parts, review_items
 
 
 def _authors(scratch: Scratch, *names_per_paper: str) -> None:
@@ -28,7 +28,7 @@ def _authors(scratch: Scratch, *names_per_paper: str) -> None:
 def test_a_derived_title_is_listed_with_the_opening_of_its_abstract(small_site: Scratch):
     path = small_site.content / "papers" / "rocketkv.md"
     path.write_text(path.read_text().replace("title_source: curated", "title_source: derived"))
-    items = review_items(load_catalogue(small_site.content, Report()), small_site.content, Costly((), ()))
+    items = review_items(load_catalogue(small_site.content, Report()).papers, small_site.content, Costly((), ()))
     assert [(item.kind, item.path, item.line, item.slug) for item in items] == [("title", path, 2, "rocketkv")]
     assert items[0].message == "“RocketKV: Two-Stage KV Cache Compression”"
     assert items[0].detail == "We compress the KV cache with sparse attention."
@@ -37,7 +37,7 @@ def test_a_derived_title_is_listed_with_the_opening_of_its_abstract(small_site: 
 def test_names_that_could_be_one_person_are_listed_once_with_the_fix(scratch: Scratch):
     _authors(scratch, "Marcos V. Treviso, Wei Zhang", "Marcos Treviso, Wen Zhang", "Marcos Treviso, J. Smith",
              "John Smith")
-    found = author_variants(load_catalogue(scratch.content, Report()), scratch.content)
+    found = author_variants(load_catalogue(scratch.content, Report()).papers, scratch.content)
     assert [item.message for item in found] == [
         "`J. Smith` (1 paper) and `John Smith` (1 paper) may be one person",
         "`Marcos V. Treviso` (1 paper) and `Marcos Treviso` (2 papers) may be one person"]
@@ -48,7 +48,7 @@ def test_names_that_could_be_one_person_are_listed_once_with_the_fix(scratch: Sc
 def test_names_the_authors_file_joins_are_not_listed(scratch: Scratch):
     _authors(scratch, "Marcos V. Treviso", "Marcos Treviso")
     scratch.write("content/authors.yaml", "authors:\n  - [Marcos Treviso, Marcos V. Treviso]\n")
-    assert author_variants(load_catalogue(scratch.content, Report()), scratch.content) == []
+    assert author_variants(load_catalogue(scratch.content, Report()).papers, scratch.content) == []
 
 
 def test_build_py_review_prints_the_list_grouped_and_as_json(code: Path, small_site: Scratch):
@@ -130,7 +130,9 @@ def test_two_files_of_one_paper_are_listed_with_the_merge_that_joins_them(small_
     small_site.write("content/papers/samba-again.md", paper(  # a derived title: samba is the one to keep
         "samba-again", "Samba again", "ICLR 2025", "[state-space-models]", "A second file for the same paper.",
         "arxiv: \"2406.07522v2\"\n").replace("title_source: curated", "title_source: derived"))
-    items = [item for item in review_items(load_catalogue(small_site.content, Report()), small_site.content)
+    catalogue = load_catalogue(small_site.content, Report())
+    items = [item for item in review_items(catalogue.papers, small_site.content,
+                                           costly_parts(catalogue.papers, catalogue.taxonomy))
              if item.kind == "duplicate"]
     assert [(item.slug, item.line) for item in items] == [("samba-again", 7)]
     assert items[0].hint.endswith("python build.py merge samba samba-again")
@@ -141,18 +143,17 @@ def test_the_review_page_follows_each_rebuild_in_place(small_site: Scratch):
     an abstract edit of another paper leaves the page alone."""
     config = small_site.config(out_dir=small_site.root / "preview", drafts=True, site_files=False, search=False,
                                social_images=False)
-    builder, page = Builder(config), small_site.root / "preview" / "_review" / "index.html"
-    builder.rebuild(config.out_dir, Report())
+    builder, page = built(config), small_site.root / "preview" / "_review" / "index.html"
     assert "Titles still derived" not in page.read_text()
     samba = small_site.content / "papers" / "samba.md"
     curated = samba.read_text()
     samba.write_text(curated.replace("title_source: curated", "title_source: derived"))
-    assert "_review/index.html" in builder.rebuild(config.out_dir, Report(), {samba}).written
+    assert "_review/index.html" in rebuild(builder, samba).written
     assert '<a href="/papers/samba/">“Samba: Simple Hybrid State Space Models”</a>' in page.read_text()
     rocket = small_site.content / "papers" / "rocketkv.md"
     rocket.write_text(rocket.read_text().replace("We compress", "We squeeze"))
-    result = builder.rebuild(config.out_dir, Report(), {rocket})
+    result = rebuild(builder, rocket)
     assert "_review/index.html" not in result.written
     samba.write_text(curated)
-    builder.rebuild(config.out_dir, Report(), {samba})
+    rebuild(builder, samba)
     assert "Titles still derived" not in page.read_text()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from catalogue.content.site import SITE_FILE, read_site_settings
+from catalogue.config import SITE_FILE
+from catalogue.content.site import read_site_settings
 from catalogue.report import ContentError
 
 GOOD = "url: https://papers.example.org\ntitle: Context Window\ndescription: Long context papers\n"

@@ -14,49 +14,60 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from conftest import paper
-from helpers import differences, tree
+from helpers import built, differences, tree
 
 from catalogue.config import PROJECT_ROOT
-from catalogue.pipeline import Builder
-from catalogue.report import Report
 
 STARTUP_SECONDS = 20
 MARKER = ".catalogue-site"  # what a build leaves in the folders it owns
 
 
 class Events:
-    """A Server-Sent Events client: collects event names as they arrive."""
+    """A Server-Sent Events client, as the page at `page` opens it in a browser: collects event
+    names as they arrive."""
 
-    def __init__(self, base: str):
+    def __init__(self, base: str, page: str = "/"):
+        self.page = page
         host, port = re.match(r"http://([^:/]+):(\d+)/", base).groups()
         self.connection = http.client.HTTPConnection(host, int(port), timeout=60)
-        self.connection.request("GET", "/__watch/events")
+        self.connection.request("GET", f"/__watch/events?page={urllib.parse.quote(page)}")
         self.response = self.connection.getresponse()
-        self.names: queue.Queue[str] = queue.Queue()
+        self.names: queue.Queue[tuple[str, str]] = queue.Queue()
+        self.connected = threading.Event()  # the server counts events for this client from then on
         threading.Thread(target=self._read, daemon=True).start()
+        self.connected.wait(10)
 
     def _read(self) -> None:
+        name = ""
         try:
             for line in iter(self.response.fp.readline, b""):
+                self.connected.set()
                 if line.startswith(b"event: "):
-                    self.names.put(line[7:].strip().decode())
+                    name = line[7:].strip().decode()
+                elif line.startswith(b"data: ") and name:
+                    self.names.put((name, line[6:].strip().decode()))
+                    name = ""
         except (OSError, ValueError):
             pass
 
-    def wait(self, name: str, timeout: float = 10) -> bool:
+    def wait(self, name: str, timeout: float = 10, mine: bool = False) -> bool:
+        """Whether an event `name` comes within `timeout`; with `mine`, one for this client's
+        page (as the browser's script reloads only for its page)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
-                if self.names.get(timeout=deadline - time.monotonic()) == name:
-                    return True
+                kind, data = self.names.get(timeout=deadline - time.monotonic())
             except queue.Empty:
                 return False
+            if kind == name and (not mine or data == "*" or self.page in json.loads(data)):
+                return True
         return False
 
     def close(self) -> None:
@@ -74,7 +85,7 @@ class WatchProcess:
     """`build.py --watch` on a copy of a small site, with its output read line by line."""
 
     def __init__(self, root: Path, *extra: str, code: Path | None = None, startup_seconds: float = STARTUP_SECONDS,
-                 as_is: bool = False):
+                 as_is: bool = False, port: int = 0):
         """With `as_is`, run the project's own `build.py --watch --port 0` in `root`, as the README
         says; else the build.py in `code` (the `code` fixture: this checkout's, copied, so that its
         .cache/ is not the repository's), pointed at the folders of `root`."""
@@ -85,7 +96,7 @@ class WatchProcess:
         folders = [] if as_is else ["--content", str(root / "content"), "--out", str(root / "out"),
                                     "--templates", str(root / "templates"), "--static", str(root / "static")]
         self.process = subprocess.Popen(
-            [sys.executable, "build.py" if as_is else str(code / "build.py"), "--watch", "--port", "0",
+            [sys.executable, "build.py" if as_is else str(code / "build.py"), "--watch", "--port", str(port),
              *folders, *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=root,
             preexec_fn=_ctrl_c_as_in_a_terminal)
         threading.Thread(target=self._read, daemon=True).start()
@@ -112,8 +123,20 @@ class WatchProcess:
         except urllib.error.HTTPError as error:
             return error.code, error.read().decode()
 
-    def rebuilds(self) -> int:
-        return sum(line.startswith(("rebuilt in", "build failed")) for line in self.lines)
+    def rebuilds(self, kind: str = "") -> int:
+        """How many rebuilds (those for a change of `kind`, if given) ended so far."""
+        return sum(line.startswith(("rebuilt in", "build failed")) and kind in line.partition(":")[0]
+                   for line in self.lines)
+
+    def settled(self, before: int, kind: str = "papers", timeout: float = 20) -> bool:
+        """Whether a rebuild for a change of `kind` (papers, templates…) ends after the first
+        `before`: the whole rebuild, not only its first pages."""
+        deadline = time.monotonic() + timeout
+        while self.rebuilds(kind) <= before:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+        return True
 
     def stop(self) -> None:
         self.process.send_signal(signal.SIGINT)
@@ -182,13 +205,16 @@ def test_a_broken_template_never_ends_the_process(watch):
 
 def test_deleted_paper_disappears_and_new_one_appears(watch):
     site, server, events = watch
+    open_page = Events(server.url, "/papers/rocketkv/")  # a browser showing the paper
     (site.content / "papers/rocketkv.md").unlink()
-    assert events.wait("reload")
+    assert open_page.wait("reload", mine=True)
+    open_page.close()
     assert server.get("papers/rocketkv/")[0] == 404
     temporary = site.content / "papers/.new.md.tmp"
     temporary.write_text(paper("fresh", "A Fresh Paper"))
+    before = server.rebuilds("papers")
     os.replace(temporary, site.content / "papers/fresh.md")  # how editors save: atomic rename
-    assert events.wait("reload")
+    assert server.settled(before)
     assert "A Fresh Paper" in server.get("papers/fresh/")[1]
 
 
@@ -245,31 +271,32 @@ def test_swap_and_backup_files_are_ignored(watch):
 
 def test_a_burst_of_changes_gives_one_rebuild(watch):
     site, server, events = watch
-    before = server.rebuilds()
+    before = server.rebuilds("papers")
     texts = {f"burst{i}.md": paper(f"burst{i}", f"Burst {i}") for i in range(50)}
     for name, text in texts.items():
         (site.content / "papers" / name).write_text(text)
-    assert events.wait("reload")
-    assert not events.wait("reload", timeout=0.5)
-    assert server.rebuilds() == before + 1
+    assert server.settled(before)
+    time.sleep(0.5)
+    assert server.rebuilds("papers") == before + 1, server.lines
     assert server.get("papers/burst49/")[0] == 200
 
 
 def test_watch_output_equals_a_clean_build(watch):
     site, server, events = watch
     papers = site.content / "papers"
-    (papers / "icv.md").write_text(paper("icv", "Zebra", tags="[kv-cache]"))
-    assert events.wait("reload")
-    (papers / "samba.md").unlink()
-    assert events.wait("reload")
-    (papers / "draft.md").write_text(paper("draft", "Half Done", extra="draft: true\n"))
-    assert events.wait("reload")
+    edits = [lambda: (papers / "icv.md").write_text(paper("icv", "Zebra", tags="[kv-cache]")),
+             lambda: (papers / "samba.md").unlink(),
+             lambda: (papers / "draft.md").write_text(paper("draft", "Half Done", extra="draft: true\n"))]
+    for edit in edits:
+        before = server.rebuilds("papers")
+        edit()
+        assert server.settled(before)
     assert "Draft" in server.get("papers/draft/")[1]
     config = replace(site.config(search=False, drafts=True, base_url=server.url, site_files=False,
                                  templates_dir=site.root / "templates", static_dir=site.root / "static"),
                      out_dir=site.root / "clean")
-    Builder(config).rebuild(config.out_dir, Report())
-    watched, clean = tree(site.root / "out", ignore=[MARKER]), tree(config.out_dir)
+    built(config)
+    watched, clean = without_review(site.root / "out"), without_review(config.out_dir)
     assert not (different := differences(clean, watched, ("clean", "watched"))), different
 
 
@@ -291,53 +318,58 @@ def test_search_index_is_refreshed_after_a_quiet_moment(small_site, code):
         server.stop()
 
 
-def test_no_kind_of_event_is_lost_when_two_come_at_once(tmp_path):
+def test_no_event_is_lost_when_two_come_at_once(tmp_path):
     from catalogue.serve.server import DevServer
     server = DevServer(tmp_path, port=0)
     try:
-        seen: dict[str, int] = {}
+        seen = server.events_sent()
         server.reload()
-        server.reload("search")
-        assert server.next_events(seen) == ["reload", "search"]
+        server.reload(["/papers/samba/"])
+        server.reload(event="search")
+        events, seen = server.next_events(seen)
+        assert events == [("reload", "*"), ("reload", '["/papers/samba/"]'), ("search", "*")]
         server.reload()
-        assert server.next_events(seen) == ["reload"]
+        assert server.next_events(seen) == ([("reload", "*")], 4)
     finally:
         server.httpd.server_close()
 
 
-def test_related_papers_refreshed_in_the_background_end_as_a_clean_build(small_site):
-    """At scale, watch mode renders with the last related papers and refreshes them in a thread;
-    once it settles the output is the clean build's. Here the inline limit is lowered to 0."""
+def test_related_papers_refreshed_in_the_background_end_as_a_clean_build(small_site, monkeypatch):
+    """At scale, watch mode renders with the last related papers and works out new ones in the
+    background; once it settles the output is the clean build's. Here the inline limit is 0."""
+    from catalogue import pipeline
     from catalogue.serve.server import DevServer
     from catalogue.serve.watch import Watcher
+    monkeypatch.setattr(pipeline, "SIMILARITY_INLINE_LIMIT", 0)
     root = small_site.root
     config = small_site.config(search=False, drafts=True, site_files=False, out_dir=root / "out")
     server = DevServer(config.out_dir, port=0)
     config = replace(config, base_url=server.url)
     lines: list[str] = []
     watcher = Watcher(config, server, log=lines.append)
-    watcher.builder.similarity_inline_limit = 0
     rocketkv = root / "out/papers/rocketkv/index.html"
     try:
-        watcher.start()
-        assert wait_until(lambda: 'id="related"' in rocketkv.read_text())  # the first refresh
+        watcher.start()  # the first build works related papers out at once: there are none yet
         assert 'href="/papers/samba/"' in related_section(rocketkv)
         edited = small_site.content / "papers/samba.md"
         edited.write_text(paper("samba", "Samba", tags="[state-space-models]", body="Mamba and nothing else."))
-        watcher.changed([edited])
+        watcher.changed_paths([edited])
         assert wait_until(lambda: 'href="/papers/samba/"' not in related_section(rocketkv)), lines
-        assert wait_until(lambda: watcher.builder.similarity.stale(watcher.builder.catalogue) is None)
-        time.sleep(0.3)  # the rebuild that follows the refresh
+        assert wait_until(lambda: not watcher.builder.wanted and any("related papers" in line for line in lines))
+        time.sleep(0.3)  # the rebuild that follows the result
         clean = replace(config, out_dir=root / "clean")
-        Builder(clean).rebuild(clean.out_dir, Report())
-        # The review page's tags to confirm come from a background job a one-off build has not run.
-        def built(folder: Path) -> dict:
-            return {name: data for name, data in tree(folder, ignore=[MARKER]).items() if not name.startswith("_review/")}
-        assert built(root / "out") == built(clean.out_dir)
+        built(clean)
+        assert without_review(root / "out") == without_review(clean.out_dir)
         assert not [line for line in lines if "failed" in line or "error" in line]
     finally:
         watcher.stop()
         server.httpd.server_close()
+
+
+def without_review(folder: Path) -> dict[str, bytes]:
+    """The files of a watch preview but the review page, whose tags to confirm come from a
+    background job that a one-off build has not run."""
+    return {name: data for name, data in tree(folder, ignore=[MARKER]).items() if not name.startswith("_review/")}
 
 
 def related_section(page: Path) -> str:

@@ -22,8 +22,8 @@ from typing import Any
 
 import yaml
 
-from ..files import write_atomic
-from .source import PAPERS_DIR, is_editors_file
+from ..config import PAPERS_DIR
+from ..files import is_editors_file, write_atomic
 
 LIMIT = 100  # changes shown: the newest first, whole commits, until this many
 BATCH = LIMIT  # commits a `git log` reads at a time: most commits change a paper or more

@@ -3,33 +3,34 @@ changed, and hands on what changed as the next revision's `Changes`."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from .. import urls
+from ..config import AUTHORS_FILE, PAPERS_DIR, REDIRECTS_FILE, TAXONOMY_FILE, VENUES_FILE
+from ..files import Signature, is_editors_file, signature
 from ..ledger import read_ledger
 from ..report import ContentError, Diagnostic, Report
-from . import yamltext
+from ..state import BuildState, SourceRecord, digest
 from .changes import PaperChange
 from .model import Catalogue, Paper, Taxonomy
 from .paperlinks import unversioned
-from .people import AUTHORS_FILE, author_redirects, load_author_names
+from .people import author_redirects, load_author_names
 from .redirects import read_redirects
 from .schema import Vocabulary, validate
 from .source import (
-    PAPERS_DIR,
-    PageSource,
     fingerprint,
-    is_editors_file,
     is_paper_file,
     paper_files,
     papers_folder,
     read_source,
     stray,
 )
-from .taxonomy import TAXONOMY_FILE, load_taxonomy
-from .venues import VENUES_FILE, load_venues
+from .taxonomy import load_taxonomy
+from .venues import load_venues
 
 
 def load_catalogue(content_dir: Path, report: Report, drafts: bool = False, ledger: Path | None = None) -> Catalogue:
@@ -37,62 +38,74 @@ def load_catalogue(content_dir: Path, report: Report, drafts: bool = False, ledg
     return ContentLoader(content_dir, ledger).load(report, drafts)
 
 
-@dataclass(frozen=True)
-class _File:
-    """What one paper file held when last read: its stat signature, and the checked result."""
-
-    signature: tuple
-    source: PageSource | None
-    paper: Paper | None
-    diagnostics: tuple
-
-
 class ContentLoader:
-    """Loads `content/`, remembering every file, so a reload redoes only what changed.
+    """Loads `content/`, reading through the build state's records of the files it read last
+    (`BuildState.sources`), so a load reads only the files that moved: an edit costs the same at
+    76 papers or 10,000, and a build that starts from a saved state reads no paper it has not
+    seen change. A paper's record keeps the key of the vocabulary it was checked against, so a
+    vocabulary edit checks every paper again, and nothing else does.
 
-    Given the paths that changed (from the watcher), it re-reads just those and updates the
-    previous catalogue in place of rebuilding it: an edit costs the same at 76 papers or 10,000.
+    It hands on each catalogue as the next revision of the last (`Catalogue.updated`), with
+    what changed between them, made from scratch after a rescan or with another vocabulary.
     """
 
-    def __init__(self, content_dir: Path, ledger: Path | None = None):
+    def __init__(self, content_dir: Path, ledger: Path | None = None, state: BuildState | None = None):
         self.content_dir = content_dir
         self.ledger = ledger  # published-urls.txt, which remembers the tags that were published
-        self._files: dict[Path, _File] = {}
-        self._sources: dict[str, _Read] = {}  # the vocabulary files
+        self.state = state or BuildState(b"")
+        self._papers_dir = f"{content_dir / PAPERS_DIR}{os.sep}"
         self._vocabulary: Vocabulary | None = None
+        self._checked_against = b""  # the key of `_vocabulary`
         self._catalogue: Catalogue | None = None
         self._made_with: tuple = ()
-        self._checked_against: Vocabulary | None = None
-        self._troubled: set[Path] = set()  # files with diagnostics: 10,000 files, a handful of these
         self._pending: list[PaperChange] = []
+        # What the records say, kept in step with them: the files with diagnostics (a handful of
+        # 10,000), which files claim each slug and fingerprint, and the stray files.
+        self._troubled: set[str] = set()
         self._slugs = _Owners()
         self._fingerprints = _Owners()
         self._stray: set[Path] = set()  # files in content/papers/ that are no paper file (`x.markdown`)
+        self._indexed = False
 
-    def load(self, report: Report, drafts: bool = False,
-             changed: set[Path] | None = None) -> Catalogue:
-        """Validate everything (drafts too); the catalogue holds drafts only if asked.
+    @property
+    def published(self) -> dict[str, int]:
+        """The ledger as last read: each published address, with its line."""
+        record = self.state.sources.get(str(self.ledger)) if self.ledger else None
+        return record.value[0] if record and record.value else {}
 
-        `changed` lists the paths that may differ since the last call; None rescans all.
-        """
+    def reread_ledger(self) -> None:
+        """Read the ledger again, as a build that wrote it left it."""
+        if self.ledger:
+            self._load_vocabulary()
+
+    def load(self, report: Report, drafts: bool = False, papers: Iterable[Path] = (),
+             rescan: bool = True) -> Catalogue:
+        """Validate everything (drafts too); the catalogue holds drafts only if asked. With
+        `rescan`, every paper file is looked at; else only `papers`, those that changed."""
         vocabulary = self._load_vocabulary()
-        if vocabulary is not self._checked_against:
-            changed = None  # every paper is checked against the vocabulary again
+        if not self._indexed:
+            self._index_records()
+        rescan = rescan or self._checked_against != (digest(vocabulary) if vocabulary else b"")
         # Changes are kept until a load succeeds: a failed load must not lose them.
-        self._pending += self._rescan(vocabulary) if changed is None else self._refresh(changed, vocabulary)
-        for read in self._sources.values():
-            report.extend(read.diagnostics)
-        for path in sorted(self._troubled):
-            report.extend(self._files[path].diagnostics)
-        report.extend(self._slugs.slug_clashes(self._files))
-        report.extend(self._fingerprints.fingerprint_clashes(self._files))
-        report.extend(map(stray, sorted(self._stray)))
-        redirects = read_redirects(self.content_dir, report) + (vocabulary.author_redirects if vocabulary else ())
+        self._pending += self._rescan(vocabulary) if rescan else self._refresh(papers, vocabulary)
+        content = self.content_dir
+        redirects = self._source(content / REDIRECTS_FILE, lambda r: read_redirects(content, r))
+        self._report(report)
+        redirects += vocabulary.author_redirects if vocabulary else ()
         report.raise_if_errors()
         assert vocabulary is not None
         catalogue = self._next_catalogue(self._pending, vocabulary.taxonomy, redirects, drafts)
         self._pending = []
         return catalogue
+
+    def _report(self, report: Report) -> None:
+        for path in self._vocabulary_files():
+            report.extend(self.state.sources[str(path)].diagnostics)
+        for path in sorted(self._troubled):
+            report.extend(self.state.sources[path].diagnostics)
+        report.extend(self._slugs.slug_clashes(self._paper_of))
+        report.extend(self._fingerprints.fingerprint_clashes(self._paper_of))
+        report.extend(map(stray, sorted(self._stray)))
 
     def _next_catalogue(self, updates: list[PaperChange], taxonomy: Taxonomy, redirects: tuple,
                         drafts: bool) -> Catalogue:
@@ -104,49 +117,72 @@ class ContentLoader:
             if shown or redirects != last.redirects:
                 self._catalogue = last.updated(shown, redirects)
         else:
-            papers = [f.paper for f in self._files.values() if f.paper and (drafts or not f.paper.draft)]
-            self._catalogue = Catalogue(papers, taxonomy, redirects)
+            papers = [paper for paper in map(self._paper_of, self._paper_paths()) if paper]
+            self._catalogue = Catalogue([p for p in papers if drafts or not p.draft], taxonomy, redirects)
         self._made_with = (taxonomy, drafts)
         return self._catalogue
 
+    def _vocabulary_files(self) -> list[Path]:
+        """The files besides the papers: the vocabulary, the redirects and the ledger."""
+        files = [self.content_dir / name for name in (TAXONOMY_FILE, VENUES_FILE, AUTHORS_FILE, REDIRECTS_FILE)]
+        return files + ([self.ledger] if self.ledger else [])
+
     def _load_vocabulary(self) -> Vocabulary | None:
         """The taxonomy, the venues and the retired tags; the same object while none changed."""
-        taxonomy = self._source(self.content_dir / TAXONOMY_FILE, lambda r: load_taxonomy(self.content_dir, r))
-        venues = self._source(self.content_dir / VENUES_FILE, lambda r: load_venues(self.content_dir, r))
-        names = self._source(self.content_dir / AUTHORS_FILE, lambda r: load_author_names(self.content_dir, r))
-        published = self._source(self.ledger, lambda r: _published_tags(self.ledger, r)) if self.ledger else ()
+        content = self.content_dir
+        taxonomy = self._source(content / TAXONOMY_FILE, lambda r: load_taxonomy(content, r))
+        venues = self._source(content / VENUES_FILE, lambda r: load_venues(content, r))
+        names = self._source(content / AUTHORS_FILE, lambda r: load_author_names(content, r))
+        published = self._source(self.ledger, lambda r: _ledger(self.ledger, r)) if self.ledger else ({}, ())
         if taxonomy is None or venues is None or names is None:
             self._vocabulary = None
             return None
-        retired = frozenset(set(published or ()) - set(taxonomy.tags))  # the ledger's: every mode agrees
+        retired = frozenset(set(published[1]) - set(taxonomy.tags))  # the ledger's: every mode agrees
         last = self._vocabulary
         if (not last or last.taxonomy is not taxonomy or last.venues is not venues
                 or last.author_names != names or last.retired_tags != retired):
-            self._vocabulary = Vocabulary(taxonomy, venues, retired, names,
-                                          author_redirects(names, self.content_dir / AUTHORS_FILE))
+            self._vocabulary = Vocabulary(taxonomy, venues, retired, names, author_redirects(names, content / AUTHORS_FILE))
         return self._vocabulary
 
-    def _source(self, path: Path, read):
-        """A vocabulary file read with `read(report)`, again only when it changed."""
-        signature = _signature(path)
-        known = self._sources.get(str(path))
-        if known is None or known.signature != signature or not signature:
+    def _source(self, path: Path, read: Callable[[Report], Any]) -> Any:
+        """A vocabulary file read with `read(report)`, again only when it moved (or is missing,
+        which `read` reports)."""
+        def reading(_: Path) -> tuple[Any, tuple]:
             scratch = Report()
-            known = self._sources[str(path)] = _Read(signature, read(scratch), tuple(scratch.diagnostics))
-        return known.value
+            return read(scratch), tuple(scratch.diagnostics)
+        return self.state.read(path, reading, force=not signature(path)).value
+
+    def _index_records(self) -> None:
+        """What the records say of the papers, for a state made by another process."""
+        for path in self._paper_paths():
+            record = self.state.sources[path]
+            paper = record.value[1] if record.value else None
+            (self._troubled.add if record.diagnostics else self._troubled.discard)(path)
+            self._slugs.move(path, [], _slugs_of(paper))
+            self._fingerprints.move(path, [], _fingerprint_of(paper))
+        self._indexed = True
+
+    def _paper_paths(self) -> list[str]:
+        return [path for path in self.state.sources if path.startswith(self._papers_dir)]
+
+    def _paper_of(self, path: str) -> Paper | None:
+        """The paper a paper file's record holds, or None if the file is not a valid paper."""
+        record = self.state.sources.get(path)
+        return record.value[1] if record and record.value else None
 
     def _rescan(self, vocabulary: Vocabulary | None) -> list[PaperChange]:
         files = papers_folder(self.content_dir)
         paths = [path for path in files if is_paper_file(path)]
         self._stray = {path for path in files if not is_paper_file(path)}
-        force = vocabulary is not self._checked_against
-        updates = [self._read(path, vocabulary, force) for path in paths]
-        updates += [self._read(gone, vocabulary) for gone in set(self._files) - set(paths)]
-        self._checked_against = vocabulary
-        self._catalogue = None  # a full rescan rebuilds the catalogue from scratch
+        key = digest(vocabulary) if vocabulary else b""
+        updates = [self._read(path, vocabulary, key) for path in paths]
+        listed = set(map(str, paths))
+        updates += [self._read(Path(gone), vocabulary, key) for gone in self._paper_paths() if gone not in listed]
+        self._checked_against = key
+        self._catalogue = None  # a full rescan makes the catalogue from scratch
         return [u for u in updates if u]
 
-    def _refresh(self, changed: set[Path], vocabulary: Vocabulary | None) -> list[PaperChange]:
+    def _refresh(self, changed: Iterable[Path], vocabulary: Vocabulary | None) -> list[PaperChange]:
         folder = (self.content_dir / PAPERS_DIR).resolve()
         updates = []
         for path in changed:
@@ -155,54 +191,50 @@ class ContentLoader:
             path = self.content_dir / PAPERS_DIR / path.name
             if not is_paper_file(path):
                 (self._stray.add if path.exists() else self._stray.discard)(path)
-            elif update := self._read(path, vocabulary):
+            elif update := self._read(path, vocabulary, self._checked_against):
                 updates.append(update)
         return updates
 
-    def _read(self, path: Path, vocabulary: Vocabulary | None, force: bool = False) -> PaperChange | None:
-        """Re-read one file if it changed; return its change if anything did."""
-        signature = _signature(path)
-        previous = self._files.get(path)
-        if previous and previous.signature == signature and not force:
+    def _read(self, path: Path, vocabulary: Vocabulary | None, key: bytes) -> PaperChange | None:
+        """Read one paper file again if it moved, or was checked against another vocabulary;
+        return its change, if anything did."""
+        name = str(path)
+        previous = self.state.sources.get(name)
+        now = signature(path)
+        if previous and previous.signature == now and previous.value and previous.value[0] == key:
             return None
-        if not signature:
-            file = None
+        old = previous.value[1] if previous and previous.value else None
+        if now:
+            self.state.sources[name] = _read_paper(path, now, self.content_dir, vocabulary, key)
         else:
-            try:
-                if not path.resolve().is_relative_to(self.content_dir.resolve()):
-                    raise ContentError([Diagnostic(
-                        path, 0, f"a link that points outside content/ (to {path.resolve()})",
-                        "copy the file into content/papers/ instead of linking to it")])
-                source = read_source(path)
-                scratch = Report()
-                paper = validate(source, vocabulary, scratch)
-                file = _File(signature, source, paper, tuple(scratch.diagnostics))
-            except ContentError as error:
-                file = _File(signature, None, None, tuple(error.diagnostics))
-        old = previous.paper if previous else None
-        if file is None:
-            self._files.pop(path, None)
-        else:
-            self._files[path] = file
-        (self._troubled.add if file and file.diagnostics else self._troubled.discard)(path)
-        new = file.paper if file else None
-        self._slugs.move(path, _slugs_of(old), _slugs_of(new))
-        self._fingerprints.move(path, _fingerprint_of(old), _fingerprint_of(new))
+            self.state.sources.pop(name, None)
+        record = self.state.sources.get(name)
+        new = record.value[1] if record and record.value else None
+        (self._troubled.add if record and record.diagnostics else self._troubled.discard)(name)
+        self._slugs.move(name, _slugs_of(old), _slugs_of(new))
+        self._fingerprints.move(name, _fingerprint_of(old), _fingerprint_of(new))
         return PaperChange(old, new)
 
 
-class _Read(NamedTuple):
-    """A vocabulary file as last read: its stat signature, what was read, what was wrong."""
-
-    signature: tuple
-    value: Any
-    diagnostics: tuple
+def _read_paper(path: Path, now: Signature, content_dir: Path, vocabulary: Vocabulary | None,
+                key: bytes) -> SourceRecord:
+    """A paper file's record: (the vocabulary's key, the paper or None) and its diagnostics."""
+    try:
+        if not path.resolve().is_relative_to(content_dir.resolve()):
+            raise ContentError([Diagnostic(
+                path, 0, f"a link that points outside content/ (to {path.resolve()})",
+                "copy the file into content/papers/ instead of linking to it")])
+        scratch = Report()
+        paper = validate(read_source(path), vocabulary, scratch)
+        return SourceRecord(now, (key, paper), tuple(scratch.diagnostics))
+    except ContentError as error:
+        return SourceRecord(now, (key, None), tuple(error.diagnostics))
 
 
 class _Claim(NamedTuple):
     """A file's claim on a key, in a role: `slug`, `alias` (or `fingerprint`)."""
 
-    path: Path
+    path: str
     role: str
 
 
@@ -214,7 +246,7 @@ class _Owners:
         self.owners: dict[str, set[_Claim]] = {}
         self.clashing: set[str] = set()
 
-    def move(self, path: Path, old: list[tuple[str, str]], new: list[tuple[str, str]]) -> None:
+    def move(self, path: str, old: list[tuple[str, str]], new: list[tuple[str, str]]) -> None:
         for key, role in old:
             claims = self.owners[key]
             claims.discard(_Claim(path, role))
@@ -232,7 +264,7 @@ class _Owners:
     def _claims(self, key: str) -> list[_Claim]:
         return sorted(self.owners[key], key=lambda claim: (claim.role != "slug", str(claim.path)))
 
-    def slug_clashes(self, files: dict[Path, _File]) -> list[Diagnostic]:
+    def slug_clashes(self, paper_of: Callable[[str], Paper | None]) -> list[Diagnostic]:
         """A paper's slug wins over another's alias (the alias is the error); between two slugs,
         or two aliases, each file after the first in path order is."""
         found = []
@@ -242,20 +274,20 @@ class _Owners:
                 owner = f"the slug of {first}" if first_role == "slug" else f"already an alias of {first}"
                 hint = ("give one of the two papers another slug" if role == "slug" else
                         "an old address can lead to one paper only: remove it from this paper's `aliases:`")
-                found.append(Diagnostic(path, _line_in(files[path], "slug" if role == "slug" else "aliases"),
+                found.append(Diagnostic(Path(path), _line_in(paper_of(path), "slug" if role == "slug" else "aliases"),
                                         f"{'slug' if role == 'slug' else 'alias'} `{key}` is {owner}", hint))
         return sorted(found, key=lambda d: (str(d.path), d.line))
 
-    def fingerprint_clashes(self, files: dict[Path, _File]) -> list[Diagnostic]:
+    def fingerprint_clashes(self, paper_of: Callable[[str], Paper | None]) -> list[Diagnostic]:
         """A fingerprint names one imported abstract: two files with it are a copied header, and
         the file whose abstract it is keeps it (the copy is the error)."""
         found = []
         for key in self.clashing:
             def copied(claim: _Claim) -> tuple[bool, str]:
-                paper = files[claim.path].paper
+                paper = paper_of(claim.path)
                 return (not paper or fingerprint(paper.body) != key, str(claim.path))
             (first, _), *others = sorted(self.owners[key], key=copied)
-            found += [Diagnostic(path, _line_in(files[path], "fingerprint"),
+            found += [Diagnostic(Path(path), _line_in(paper_of(path), "fingerprint"),
                                  f"fingerprint `{key}` is also {first}'s",
                                  "a fingerprint identifies one imported abstract: delete this line "
                                  "if you copied it, or delete the paper if it is the same one")
@@ -263,8 +295,8 @@ class _Owners:
         return sorted(found, key=lambda d: (str(d.path), d.line))
 
 
-def _line_in(file: _File, key: str) -> int:
-    return yamltext.line_of(file.source.lines, (key,)) or 1 if file.source else 1
+def _line_in(paper: Paper | None, key: str) -> int:
+    return paper.line_of(key) if paper else 1
 
 
 def _slugs_of(paper: Paper | None) -> list[tuple[str, str]]:
@@ -275,13 +307,14 @@ def _fingerprint_of(paper: Paper | None) -> list[tuple[str, str]]:
     return [(paper.fingerprint, "fingerprint")] if paper and paper.fingerprint else []
 
 
-def _published_tags(ledger: Path, report: Report) -> frozenset[str]:
-    """The ids of every tag page the ledger says was published."""
+def _ledger(ledger: Path, report: Report) -> tuple[dict[str, int], frozenset[str]]:
+    """The ledger's addresses (each with its line), and the ids of the tag pages among them."""
     try:
-        return frozenset(urls.ids(read_ledger(ledger), urls.TAGS))
+        paths = read_ledger(ledger)
     except ContentError as error:
         report.extend(error.diagnostics)
-        return frozenset()
+        return {}, frozenset()
+    return paths, frozenset(urls.ids(paths, urls.TAGS))
 
 
 def _shown(change: PaperChange, drafts: bool) -> PaperChange:
@@ -289,15 +322,6 @@ def _shown(change: PaperChange, drafts: bool) -> PaperChange:
     def visible(paper: Paper | None) -> Paper | None:
         return paper if paper and (drafts or not paper.draft) else None
     return PaperChange(visible(change.old), visible(change.new))
-
-
-def _signature(path: Path) -> tuple:
-    """Cheap identity of a file's content: a save by atomic rename changes the inode."""
-    try:
-        stat = path.stat()
-    except OSError:
-        return ()
-    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
 
 
 @dataclass

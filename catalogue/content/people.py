@@ -10,12 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import urls
+from ..config import AUTHORS_FILE
 from ..report import Report
 from . import yamltext
 from .model import author_slug
 from .redirects import Redirect
 
-AUTHORS_FILE = "authors.yaml"
 HOW = "see README, Curating: each entry lists one person's names, the one to show first"
 
 

@@ -6,10 +6,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..config import REDIRECTS_FILE
 from ..files import read_lines
 from ..report import Report
 
-REDIRECTS_FILE = "redirects.txt"
 _SITE_PATH = re.compile(r"/(?:[a-z0-9._-]+/)*(?:[a-z0-9_-][a-z0-9._-]*\.[a-z0-9]+)?")  # a folder's ends in /
 
 

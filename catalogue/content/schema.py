@@ -8,6 +8,7 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..config import TAXONOMY_FILE
 from ..report import Report
 from . import yamltext
 from .model import (
@@ -22,7 +23,6 @@ from .model import (
 )
 from .paperlinks import ARXIV_ID, arxiv_id_in, paper_page, placeholder
 from .source import PageSource
-from .taxonomy import TAXONOMY_FILE
 from .venues import unknown_venue_hint
 
 TITLE_SOURCES = ("derived", "metadata", "curated")

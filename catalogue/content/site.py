@@ -13,12 +13,12 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..config import SITE_FILE
 from ..files import read_text
 from ..report import ContentError, Report
 from . import yamltext
 from .model import URL_PATTERN
 
-SITE_FILE = "site.yaml"
 HOW = "see README, Curating: the site file has `url`, `title` and `description`"
 _KEYS = ("url", "title", "description")
 

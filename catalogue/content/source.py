@@ -12,13 +12,11 @@ from typing import Any
 
 import yaml
 
-from ..files import read_lines
+from ..config import PAPERS_DIR
+from ..files import is_editors_file, read_lines
 from ..report import ContentError, Diagnostic
 from . import yamltext
 from .model import FIELD_ORDER
-
-PAPERS_DIR = "papers"
-SOURCES_DIR = "sources"  # the raw lists papers were imported from, which `source:` names
 
 
 @dataclass(frozen=True)
@@ -65,14 +63,6 @@ def stray(path: Path) -> Diagnostic:
                           "delete it, or move it out of content/papers/")
     return Diagnostic(path, 0, "not read: only `.md` files in content/papers/ are papers",
                       f"rename it to `{path.stem}.md`, or move it out of content/papers/")
-
-
-_EDITORS_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload")
-
-
-def is_editors_file(name: str) -> bool:
-    """Editors' swap, backup, lock and temporary files (vim's `4913` probe too): not content."""
-    return name.startswith((".", "#")) or name.endswith(_EDITORS_SUFFIXES) or name == "4913"
 
 
 def read_source(path: Path) -> PageSource:

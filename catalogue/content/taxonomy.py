@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..config import TAXONOMY_FILE
 from ..report import Report
 from . import yamltext
 from .model import SLUG_PATTERN, Tag, Taxonomy, Theme
 
-TAXONOMY_FILE = "taxonomy.yaml"
 MAX_SUGGESTED_TAGS = 5
 TAG_KEYS = {"id", "label", "description", "phrases"}
 THEME_KEYS = {"id", "title", "description", "tags"}

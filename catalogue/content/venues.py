@@ -10,11 +10,11 @@ import datetime
 import difflib
 from pathlib import Path
 
+from ..config import VENUES_FILE
 from ..report import Report
 from . import yamltext
 from .model import URL_PATTERN, Venue
 
-VENUES_FILE = "venues.yaml"
 VENUE_KEYS = {"name": str, "year": int, "title": str, "proceedings": str, "date": datetime.date,
               "booktitle": str, "publisher": str, "series": str, "volume": int}
 REQUIRED = ("name", "year", "title")

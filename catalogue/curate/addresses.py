@@ -6,8 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import urls
-from ..config import LEDGER_FILE
-from ..content.redirects import REDIRECTS_FILE
+from ..config import LEDGER_FILE, REDIRECTS_FILE
 from ..files import read_lines
 from ..ledger import read_ledger
 from .transaction import Transaction

@@ -9,10 +9,10 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..config import TAXONOMY_FILE
 from ..content.model import Catalogue, Paper
 from ..content.schema import TITLE_SOURCES
 from ..content.source import read_source
-from ..content.taxonomy import TAXONOMY_FILE
 from ..report import Report
 from .transaction import Transaction, every_paper, load_content
 

@@ -9,8 +9,8 @@ import json
 import re
 from pathlib import Path
 
+from ..config import TAXONOMY_FILE
 from ..content import yamltext
-from ..content.taxonomy import TAXONOMY_FILE
 from ..files import decode_text, read_lines
 from ..report import ContentError, Diagnostic
 

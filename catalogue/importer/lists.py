@@ -7,19 +7,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import urls
-from ..config import LEDGER_FILE
+from ..config import LEDGER_FILE, PAPERS_DIR, SOURCES_DIR, VENUES_FILE
 from ..content.loader import Identities, read_identities
 from ..content.model import Venue
-from ..content.source import (
-    PAPERS_DIR,
-    SOURCES_DIR,
-    PageSource,
-    fingerprint,
-    read_source,
-    with_fields,
-)
+from ..content.source import PageSource, fingerprint, read_source, with_fields
 from ..content.taxonomy import load_taxonomy
-from ..content.venues import VENUES_FILE, load_venues, unknown_venue_hint
+from ..content.venues import load_venues, unknown_venue_hint
 from ..files import write_atomic, write_new
 from ..ledger import read_ledger
 from ..relate.tagging import TagSuggester

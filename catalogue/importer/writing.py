@@ -8,9 +8,10 @@ from pathlib import Path
 
 import frontmatter
 
+from ..config import PAPERS_DIR
 from ..content.model import FIELD_ORDER, URL_PATTERN, Venue
 from ..content.paperlinks import paper_page, placeholder
-from ..content.source import PAPERS_DIR, fingerprint
+from ..content.source import fingerprint
 from ..files import write_new
 from ..relate.tagging import TagSuggester
 from ..report import Report

@@ -1,8 +1,10 @@
 """Every internal link and #anchor of a built site must lead somewhere; external ones are listed.
 
-Reads the pages back by splitting on ` href="`, ` src="`, ` action="` and ` id="` rather than
-with an HTML parser: the templates write every attribute in double quotes after a space, and
-sanitised abstracts do too, so this sees every link at a small fraction of a parser's cost.
+A page's links and ids are read once, from its bytes as they are written (`LinkReader`), and
+kept with the file in the build state, so the check reads nothing back from the site. They are
+found by splitting on ` href="`, ` src="`, ` action="` and ` id="` rather than with an HTML
+parser: the templates write every attribute in double quotes after a space, and sanitised
+abstracts do too, so this sees every link at a small fraction of a parser's cost.
 """
 
 from __future__ import annotations
@@ -10,14 +12,13 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple, Protocol
 from urllib.parse import unquote, urlsplit
 
-from .. import urls
-from ..content.model import Catalogue, Paper
+from ..content.model import Paper
 from ..report import Diagnostic
 
 _LINK_ATTRIBUTES = (b' href="', b' src="', b' action="')
@@ -46,68 +47,45 @@ class LinkReport:
     checked: int = 0
 
 
-class LinkMemory:
-    """Each page's links and ids as last read, by the file's size, time and inode: a build that
-    starts from the last output (see `cache`) reads again only the pages it wrote."""
+class LinkReader:
+    """Reads a page's links and ids from its bytes as it is written; each link value is held
+    once however many pages have it (the navigation's, on all)."""
 
     def __init__(self) -> None:
-        self._links: dict[str, tuple[tuple, tuple[bytes, ...]]] = {}
-        self._ids: dict[str, tuple[tuple, frozenset[str]]] = {}
         self._shared: dict[bytes, bytes] = {}
 
-    def links(self, site: Path, page: str) -> tuple[bytes, ...] | None:
-        """The page's raw link values; None if it is gone."""
-        return self._read(self._links, site, page, self._links_in)
-
-    def ids(self, site: Path, page: str) -> frozenset[str]:
-        return self._read(self._ids, site, page, _ids_in) or frozenset()
-
-    @staticmethod
-    def _read(known: dict, site: Path, page: str, parse: Callable[[bytes], Any]) -> Any:
-        try:
-            stat = os.stat(site / page)
-        except OSError:  # removed since it was listed: nothing left to check
-            known.pop(page, None)
-            return None
-        signature = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
-        seen = known.get(page)
-        if seen is None or seen[0] != signature:
-            try:
-                seen = known[page] = (signature, parse((site / page).read_bytes()))
-            except FileNotFoundError:
-                return None
-        return seen[1]
-
-    def _links_in(self, html: bytes) -> tuple[bytes, ...]:
-        """Each link value held once however many pages have it (the navigation's, on all)."""
+    def links(self, html: bytes) -> tuple[bytes, ...]:
         shared = self._shared
         values = dict.fromkeys(v for attribute in _LINK_ATTRIBUTES for v in _values(html, attribute))
         return tuple(shared.setdefault(value, value) for value in values)
 
-    def __getstate__(self) -> dict:
-        return {"_links": self._links, "_ids": self._ids}
-
-    def __setstate__(self, state: dict) -> None:
-        self.__init__()
-        self.__dict__.update(state)
+    @staticmethod
+    def ids(html: bytes) -> frozenset[str]:
+        return frozenset(value.decode("utf-8") for value in _values(html, b' id="'))
 
 
-def _ids_in(html: bytes) -> frozenset[str]:
-    return frozenset(value.decode("utf-8") for value in _values(html, b' id="'))
+class Linked(Protocol):
+    """What the check needs of a page: its links and its ids (an `OutputRecord`)."""
+
+    links: tuple[bytes, ...]
+    ids: frozenset[str]
 
 
-class _OnDisk:
-    """The site's files, looked up one at a time: checking a few pages needs no listing of all."""
+class _Read(NamedTuple):
+    links: tuple[bytes, ...]
+    ids: frozenset[str]
 
-    def __init__(self, site: Path):
-        self.site = f"{site}{os.sep}"
-        self._seen: dict[object, bool] = {}
 
-    def __contains__(self, file: object) -> bool:
-        found = self._seen.get(file)
-        if found is None:
-            found = self._seen[file] = os.path.isfile(f"{self.site}{file}")  # os.path: a tenth of pathlib's cost
-        return found
+def read_site(site: Path) -> tuple[dict[str, _Read], set[str]]:
+    """The links and ids of every HTML page under `site` (Pagefind's folder aside), read from
+    disk, and every file there: for checking a site no build of this process wrote."""
+    files, reader = set(all_files(site)), LinkReader()
+    pages = {}
+    for file in files:
+        if file.endswith(".html") and not file.startswith("pagefind/"):
+            html = (site / file).read_bytes()
+            pages[file] = _Read(reader.links(html), reader.ids(html))
+    return pages, files
 
 
 class _OrLeftOut:
@@ -120,43 +98,40 @@ class _OrLeftOut:
         return file in self.files or self.left_out(str(file))
 
 
-def check_links(site: Path, base_url: str, pages: Iterable[str] | None = None,
-                left_out: Callable[[str], bool] | None = None, drafts: Container[str] = frozenset(),
-                memory: LinkMemory | None = None) -> LinkReport:
-    """Look at every HTML page under `site` (Pagefind's folder aside), or only at `pages` (files
-    relative to `site`); a link may lead to a file `left_out` names, unwritten, and only a
-    draft's own page may lead to a file in `drafts` (a preview shows drafts, a published build
-    does not). Pages are read one at a time; a page's ids are read only if some link points at
-    one of them. `memory` keeps what was read for the next check."""
-    files: Container[str]
-    if pages is None:
-        files = set(all_files(site))
-        pages = (f for f in files if f.endswith(".html") and not f.startswith("pagefind/"))
-    else:
-        files = _OnDisk(site)
-    checker = _Checker(site, base_url, _OrLeftOut(files, left_out) if left_out else files, drafts,
-                       memory or LinkMemory())
-    for page in sorted(p for p in pages if p.endswith(".html")):
+def check_links(pages: Mapping[str, Linked], files: Container[str], base_url: str,
+                only: Iterable[str] | None = None, left_out: Callable[[str], bool] | None = None,
+                drafts: Container[str] = frozenset()) -> LinkReport:
+    """Check the links of every HTML page in `pages` (file → its links and ids), or only of
+    those in `only`, against the site's `files`; a link may lead to a file `left_out` names,
+    unwritten, and only a draft's own page may lead to a file in `drafts` (a preview shows
+    drafts, a published build does not). A page's ids are looked at only if some link points at
+    one of them."""
+    checker = _Checker(pages, base_url, _OrLeftOut(files, left_out) if left_out else files, drafts)
+    for page in sorted(p for p in (pages if only is None else only) if p.endswith(".html") and p in pages):
         checker.check(page)
     checker.check_anchors()
     return checker.report
 
 
+def check_folder(site: Path, base_url: str, left_out: Callable[[str], bool] | None = None) -> LinkReport:
+    """`check_links` of a site as it is on disk."""
+    pages, files = read_site(site)
+    return check_links(pages, files, base_url, left_out=left_out)
+
+
 class _Checker:
     """One run of the link check: the links seen so far, and the anchors still to look up."""
 
-    def __init__(self, site: Path, base_url: str, files: Container[str], drafts: Container[str],
-                 memory: LinkMemory):
-        self.site, self.base_url, self.files, self.drafts, self.memory = site, base_url, files, drafts, memory
+    def __init__(self, pages: Mapping[str, Linked], base_url: str, files: Container[str], drafts: Container[str]):
+        self.pages, self.base_url, self.files, self.drafts = pages, base_url, files, drafts
         self.base_path = urlsplit(base_url).path or "/"
         self.report = LinkReport()
         self.anchors: dict[str, list[tuple[str, str, str]]] = {}  # target page → (fragment, page, link)
         self.absolute: dict[bytes, tuple[str, str | None, str, bool]] = {}  # the same from every page
 
     def check(self, page: str) -> None:
-        links = self.memory.links(self.site, page)
         folder = page.rpartition("/")[0]
-        for raw in links or ():
+        for raw in self.pages[page].links:
             link, file, fragment, internal = self._resolved(raw, page, folder)
             if not internal:
                 self.report.external.add(link)
@@ -180,7 +155,8 @@ class _Checker:
 
     def check_anchors(self) -> None:
         for file, wanted in self.anchors.items():
-            ids = self.memory.ids(self.site, file)
+            target = self.pages.get(file)
+            ids = target.ids if target is not None else frozenset()
             self.report.broken += [Broken(page, link, f"leads to no #{fragment} on that page")
                                    for fragment, page, link in wanted if fragment not in ids]
 
@@ -192,39 +168,26 @@ def all_files(site: Path) -> Iterable[str]:
         yield from (name if relative == "." else f"{relative}/{name}" for name in names)
 
 
-def written_by_curators(broken: list[Broken], catalogue: Catalogue | None) -> list[Broken]:
+def written_by_curators(broken: list[Broken], paper_of: Callable[[str], Paper | None]) -> list[Broken]:
     """Links into drafts count where a curator wrote them, in a published paper's abstract; a
     preview's lists, maps and related papers show drafts on purpose, and a published build has
-    none of those links."""
+    none of those links. `paper_of` gives the paper a page is the page of."""
     def counts(each: Broken) -> bool:
-        paper = _paper_of(each.page, catalogue) if each.problem == TO_A_DRAFT else None
+        paper = paper_of(each.page) if each.problem == TO_A_DRAFT else None
         return each.problem != TO_A_DRAFT or (paper is not None and each.link in paper.body)
     return [each for each in broken if counts(each)]
 
 
-def find_broken(site: Path, base_url: str, left_out: Callable[[str], bool] | None = None,
-                drafts: frozenset[str] = frozenset()) -> list[Broken]:
-    """Every broken link of the site (for a worker process: the rest of the report stays there)."""
-    return check_links(site, base_url, left_out=left_out, drafts=drafts).broken
-
-
-def explain(broken: Broken, catalogue: Catalogue | None, site: Path) -> Diagnostic:
-    """Name the paper file and line a broken link comes from, if it is in that paper's abstract;
-    otherwise the page in `site`, which a template wrote."""
-    paper = _paper_of(broken.page, catalogue)
+def explain(broken: Broken, paper_of: Callable[[str], Paper | None], site: Path) -> Diagnostic:
+    """Name the paper file and line a broken link comes from, if it is in the abstract of the
+    paper the page is of; otherwise the page in `site`, which a template wrote."""
+    paper = paper_of(broken.page)
     line = paper.body_line(broken.link) if paper else 0
     if paper and line:
         return Diagnostic(paper.path, line, f"the link {broken.link} {broken.problem}",
                           "fix the link in the abstract")
     return Diagnostic(site / broken.page, 0, f"the link {broken.link} {broken.problem}",
                       "fix the template or the content that writes it")
-
-
-def _paper_of(page: str, catalogue: Catalogue | None) -> Paper | None:
-    slug = urls.paper_of_file(page)
-    if catalogue is None or not slug:
-        return None
-    return catalogue.by_slug.get(slug) or catalogue.withdrawn.get(slug)
 
 
 def _resolve(raw: bytes, page: str, folder: str, base_url: str, base_path: str,

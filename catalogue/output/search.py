@@ -11,10 +11,11 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from .. import urls
+from ..state import OutputRecord, digest
 from . import cbor
 
 INDEX_DIR = "pagefind"
@@ -58,7 +59,7 @@ def index_site(site_dir: Path, background: bool = False,
     Pagefind run of its own, one after another, so no run holds more than one shard: the first
     into the index folder, the others into `shards/N/` in it, which the browser merges
     (`mergeIndex`, see static/search-core.js). `SHARDS_FILE` names them. A shard named in
-    `unchanged` (see `shard_inputs`) is taken over from the index in place, unrun.
+    `unchanged` (see `index_key`) is taken over from the index in place, unrun.
 
     The index is built beside the old one and swapped in, so a live site always has a whole
     index, and stale files never linger (Pagefind itself never cleans its folder).
@@ -100,20 +101,15 @@ def shards_of(papers: list[str]) -> list[list[str]] | None:
             for start in range(0, len(papers), size)]
 
 
-def shard_inputs(site_dir: Path, shards: list[list[str]] | None) -> dict[str, str]:
-    """Each shard's folder in the index ("." for the first), with what it is made from: the
-    Pagefind that makes it, and the name, size and time of each of its pages."""
-    inputs = {}
-    for number, pages in enumerate(shards or []):
-        digest = hashlib.sha256(f"{_pagefind_version()} {MAX_WORDS}".encode())
-        for page in pages:
-            stat = (site_dir / page).stat()
-            digest.update(f"{page} {stat.st_size} {stat.st_mtime_ns}\n".encode())
-        inputs[_shard_folder(number)] = digest.hexdigest()
-    return inputs
+def index_key(pages: list[str], outputs: Mapping[str, OutputRecord]) -> bytes:
+    """What an index of `pages` is made from: the Pagefind that makes it, how, and each page's
+    key as the build state records it. Equal keys, equal index (Pagefind reads nothing else)."""
+    return digest((_pagefind_version(), PAGES_GLOB, MAX_WORDS, SHARD_PAPERS,
+                   [(page, outputs[page].key) for page in pages if page in outputs]))
 
 
-def _shard_folder(number: int) -> str:
+def shard_folder(number: int) -> str:
+    """A shard's folder in the index: "." for the first."""
     return f"shards/{number}" if number else "."
 
 
@@ -124,9 +120,9 @@ def _index_shards(site_dir: Path, fresh: Path, shards: list[list[str]], backgrou
     place if `unchanged`; return the shards' index folders, and those indexed now."""
     folders, indexed = [], []
     for number, pages in enumerate(shards):
-        folder = fresh / _shard_folder(number)
+        folder = fresh / shard_folder(number)
         folders.append(folder)
-        if _shard_folder(number) in unchanged and _take_over(site_dir / INDEX_DIR / _shard_folder(number), folder):
+        if shard_folder(number) in unchanged and _take_over(site_dir / INDEX_DIR / shard_folder(number), folder):
             continue
         indexed.append(folder)
         shard_site = site_dir / f".{INDEX_DIR}-shard"
@@ -171,16 +167,6 @@ def _run_pagefind(site_dir: Path, output: Path, background: bool,
         output_text, _ = process.communicate()
     if process.returncode != 0 or not (output / "pagefind-entry.json").is_file():
         raise SearchIndexError(output_text.strip() or "no index written")
-
-
-def index_inputs(site_dir: Path) -> str:
-    """What an index of `site_dir` is made from: the Pagefind that makes it, and the size and
-    time of each page it reads. Equal inputs, equal index (Pagefind reads nothing else)."""
-    digest = hashlib.sha256(f"{_pagefind_version()} {PAGES_GLOB} {MAX_WORDS} {SHARD_PAPERS}".encode())
-    for page in sorted(site_dir.glob(PAGES_GLOB)):
-        stat = page.stat()
-        digest.update(f"{page.relative_to(site_dir).as_posix()} {stat.st_size} {stat.st_mtime_ns}\n".encode())
-    return digest.hexdigest()
 
 
 def _pagefind_version() -> str:

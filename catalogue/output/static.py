@@ -1,4 +1,6 @@
-"""static/ → the site: fingerprinted assets (cached for a year) and a mirror of the rest."""
+"""static/ → the site: fingerprinted assets (cached for a year) and a mirror of the rest. Each
+file is recorded in the build state twice: as a file the build reads (`sources`, so the next
+build knows whether it moved) and as a file of the site (`files`)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,8 @@ import shutil
 from pathlib import Path
 
 from .. import urls
-from ..files import refuse_conflict, write_if_changed
+from ..files import refuse_conflict, signature, write_if_changed
+from ..state import BuildState
 
 FINGERPRINTED = ("style.css",)  # named by content, so they can be cached for a year
 TEXT_SUFFIXES = {".css", ".js", ".svg", ".html", ".txt", ".json", ".xml"}  # a merge conflict is refused in these
@@ -24,21 +27,45 @@ def fingerprint_assets(static_dir: Path) -> dict[str, tuple[str, bytes]]:
     return assets
 
 
-def write_assets(assets: dict[str, tuple[str, bytes]], site: Path) -> None:
-    """Write the fingerprinted files, removing older versions."""
-    target = site / urls.ASSETS
-    names = {Path(path).name for path, _ in assets.values()}
+def write_assets(assets: dict[str, tuple[str, bytes]], site: Path | None, state: BuildState) -> None:
+    """Write the fingerprinted files (into `site`, if there is one), removing older versions."""
+    names = {path for path, _ in assets.values()}
     for path, data in assets.values():
-        write_if_changed(target / Path(path).name, data)
-    for stale in (p for p in target.glob("*") if p.name not in names):
-        stale.unlink()
+        if site is not None:
+            write_if_changed(site / path, data)
+        state.files[path] = signature(site / path) if site is not None else ()
+    for stale in [file for file in state.files if file.startswith(urls.ASSETS) and file not in names]:
+        del state.files[stale]
+        if site is not None:
+            (site / stale).unlink(missing_ok=True)
 
 
-def sync_static(source: Path, site: Path) -> None:
+def sync_static(source: Path, site: Path | None, state: BuildState) -> None:
     """Make the site's `static/` a copy of `source`: stale entries go first (a file may have
-    become a folder, or the other way round), then changed files are written."""
-    target = site / urls.STATIC
-    wanted = {p.relative_to(source) for p in source.rglob("*") if p.is_file()}
+    become a folder, or the other way round), then files that moved since the state's record
+    of them (or whose copy in the site did) are written."""
+    wanted = {p.relative_to(source): p for p in sorted(source.rglob("*")) if p.is_file()}
+    for file in [f for f in state.files if f.startswith(urls.STATIC) and Path(f[len(urls.STATIC):]) not in wanted]:
+        del state.files[file]
+    if site is not None:
+        _remove_stale(site / urls.STATIC, wanted)
+    for relative, path in wanted.items():
+        file = f"{urls.STATIC}{relative.as_posix()}"
+        before = state.sources.get(str(path))
+        record = state.read(path, _read_static)
+        if site is not None and (record is not before or state.files.get(file) != signature(site / file)):
+            write_if_changed(site / file, path.read_bytes())
+        state.files[file] = signature(site / file) if site is not None else ()
+
+
+def _read_static(path: Path) -> tuple[None, tuple]:
+    """A static file is refused if a merge conflict is left in it; its bytes are copied as they are."""
+    if path.suffix in TEXT_SUFFIXES:
+        refuse_conflict(path, path.read_bytes().decode("utf-8", errors="replace"))
+    return None, ()
+
+
+def _remove_stale(target: Path, wanted: dict[Path, Path]) -> None:
     folders = {parent for relative in wanted for parent in relative.parents}
     if target.is_dir():
         for entry in sorted(target.rglob("*"), reverse=True):  # deepest first
@@ -48,8 +75,3 @@ def sync_static(source: Path, site: Path) -> None:
                     shutil.rmtree(entry)
             elif relative not in wanted:
                 entry.unlink()
-    for relative in sorted(wanted):
-        data = (source / relative).read_bytes()
-        if relative.suffix in TEXT_SUFFIXES:
-            refuse_conflict(source / relative, data.decode("utf-8", errors="replace"))
-        write_if_changed(target / relative, data)

@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from ..config import PROJECT_ROOT, SiteConfig
+from ..files import Signature, signature
 from ..report import ContentError, Diagnostic
 
 STAGING_PREFIX = ".build-"
@@ -19,6 +20,35 @@ def staging_dir(out_dir: Path) -> Path:
     """A fresh folder beside the output, after clearing what interrupted builds left there."""
     _remove_leftovers(out_dir)
     return Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{out_dir.name}-", dir=out_dir.parent))
+
+
+def seed(out_dir: Path, staging: Path, files: dict[str, Signature]) -> set[str]:
+    """Link each file of the last output that is as the state says it left it into `staging`
+    (hard links: no bytes copied); return those linked. Every later write replaces a file (a
+    rename), so the last output stays whole. (Strings, not Paths: this runs for every file.)"""
+    linked, folders = set(), set()
+    source_root, target_root = f"{out_dir}{os.sep}", f"{staging}{os.sep}"
+    for file, recorded in files.items():
+        source, target = source_root + file, target_root + file
+        if not recorded or signature(source) != recorded:
+            continue
+        folder = os.path.dirname(target)
+        if folder not in folders:
+            os.makedirs(folder, exist_ok=True)
+            folders.add(folder)
+        try:
+            os.link(source, target)
+        except OSError:  # another file system, or one without hard links
+            shutil.copy2(source, target)
+        linked.add(file)
+    return linked
+
+
+def intact(out_dir: Path, files: dict[str, Signature]) -> bool:
+    """Whether `out_dir` holds these files as recorded, and no other (the marker aside)."""
+    if any(signature(f"{out_dir}{os.sep}{file}") != recorded for file, recorded in files.items()):
+        return False
+    return sum(len(names) for _, _, names in os.walk(out_dir)) == len(files) + (out_dir / MARKER).is_file()
 
 
 def claim_output_dir(config: SiteConfig) -> Path:

@@ -1,121 +1,143 @@
-"""Rendered pages → files in the site folder, rendering only what changed since the last call."""
+"""Page groups → files in the site folder (or, for `check`, in memory only). A group is made
+again only when its key or what it is rendered with moved, and a page rendered only when its
+own key moved; each file written is recorded in the build state with the links and ids it
+holds, the paper it is the page of and the warnings rendering it gave."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..files import prune_empty_dirs, write_if_changed
+from ..files import prune_empty_dirs, signature, write_if_changed
+from ..pages.checks import GroupFacts
 from ..pages.page import Page, PageGroup
 from ..render.renderer import PageRenderer
-from .parallel import can_fork, write_on_two_processes
+from ..state import BuildState, GroupRecord, OutputRecord, digest
+from .links import LinkReader
+from .parallel import can_fork, forked
 
 
-@dataclass(frozen=True)
-class Written:
-    """A page rendered by this call: its file, its bytes (None once on disk), its key."""
+@dataclass
+class Made:
+    """A group made anew: its record once its pages are written, and the pages to render (with
+    their keys); the others are as they were."""
 
-    file: str
-    data: bytes | None
-    key: tuple
-
-
-@dataclass(frozen=True)
-class _Seen:
-    """A group as last written: its planner version and what its pages shared."""
-
-    version: int
-    key: tuple
+    group: PageGroup
+    record: GroupRecord
+    stale: list[tuple[Page, bytes]] = field(default_factory=list)
 
 
 class SiteWriter:
-    """Writes pages into a folder and remembers what each file was made from (its renderer
-    key), so the next call renders only the pages whose key moved, and deletes files no page
-    makes any more. A group whose version and shared key are as last written is skipped whole."""
+    """Makes the groups whose key moved, then renders and writes their pages whose key moved,
+    into `out_dir` (None: kept in memory, as `check` does). Rendering is one page at a time,
+    under a lock, so that a page asked for by a reader can be rendered at once
+    (`write_now`) while the others are written in the background."""
 
-    def __init__(self, renderer: PageRenderer):
-        self.renderer = renderer
-        self._written: dict[str, tuple] = {}  # file → the key it was rendered from
-        self._seen: dict[str, _Seen] = {}
-        self._pending: dict[str, _Seen] = {}  # groups written by the current call
+    def __init__(self, renderer: PageRenderer, state: BuildState, out_dir: Path | None):
+        self.renderer, self.state, self.out_dir = renderer, state, out_dir
+        self.links = LinkReader()
+        self.ids_moved = False  # a page written had other ids than before: links to it are checked again
+        self._lock = threading.RLock()
+        self._pending: dict[str, tuple[Made, Page, bytes]] = {}  # file → its group, page and key
 
-    @property
-    def files(self) -> dict[str, tuple]:
-        """Every file written, with what it was rendered from."""
-        return self._written
+    def made(self, groups: Iterable[PageGroup]) -> list[Made]:
+        """The groups whose arguments or templates moved, made anew."""
+        found = []
+        for group in groups:
+            key = self.state.key(group.id, group.make, group.args)
+            record = self.state.groups.get(group.id)
+            if record and record.key == key and record.rendered_with == self.renderer.rendered_with(record.templates):
+                continue
+            found.append(self._make(group, key))
+        return found
 
-    @property
-    def first_build(self) -> bool:
-        return not self._written
+    def _make(self, group: PageGroup, key: bytes) -> Made:
+        pages = tuple(group.make(*group.args))
+        templates = frozenset(page.template for page in pages)
+        rendered_with = self.renderer.rendered_with(templates)
+        made = Made(group, GroupRecord(key, rendered_with, templates, GroupFacts.of(pages, group.in_sitemap)))
+        for page in pages:
+            page_key = digest((page, rendered_with))
+            known = self.state.outputs.get(page.file)
+            if known is None or known.key != page_key:
+                made.stale.append((page, page_key))
+        return made
 
-    def memory(self) -> tuple[dict, dict]:
-        """What the writer knows of the files it wrote, for the next build (see `adopt`)."""
-        return self._written, self._seen
+    def facts(self, groups: list[PageGroup], made: list[Made]) -> list[tuple[str, GroupFacts]]:
+        """What each group of the plan makes, as it will be once `made` are written."""
+        new = {each.group.id: each.record.facts for each in made}
+        return [(group.id, new[group.id] if group.id in new else self.state.groups[group.id].facts) for group in groups]
 
-    def adopt(self, memory: tuple[dict, dict], kept: set[str]) -> None:
-        """Take a last build's memory, for the files of it that are `kept` in the output."""
-        written, seen = memory
-        self._written = {file: key for file, key in written.items() if file in kept}
-        self._seen = seen if len(self._written) == len(written) else {}  # else every group is looked at
+    def write(self, made: list[Made], stop: Callable[[], bool] = lambda: False) -> list[str]:
+        """Render and write the stale pages of `made`, one group after another, and record each
+        group once all its pages are; returns the files written. Stops between groups when
+        `stop()` says so (a newer edit in watch mode): what is left stays stale. Many pages to
+        write are shared with a second process where one can be forked (see `parallel`)."""
+        if not can_fork(sum(len(each.stale) for each in made)):
+            return self._write(made, stop)[0]
+        (written, _, _), (theirs, outputs, groups) = forked(made, lambda each: len(each.stale), self._write)
+        self.state.outputs.update(outputs)
+        self.state.groups.update(groups)
+        return written + theirs
 
-    def write(self, groups: list[PageGroup], out_dir: Path, streaming: bool | None = None) -> list[str]:
-        """Render and write what changed; return the files written. A first build, or one into
-        a folder no one reads yet (`streaming`), writes as it goes, to keep memory flat; a
-        rebuild renders everything before it writes anything, so a template that fails leaves
-        `out_dir` as it was."""
-        self._pending = {}
-        streaming = self.first_build if streaming is None else streaming
-        if streaming and can_fork(groups):
-            done = write_on_two_processes(self, groups, out_dir)
-        else:
-            done = [w for group in groups for w in self.render_group(group, out_dir if streaming else None)]
-        self._commit(done, out_dir, streaming)
-        return [w.file for w in done]
+    def _write(self, made: list[Made], stop: Callable[[], bool] = lambda: False) -> tuple[list[str], dict, dict]:
+        """`write` in this process: the files written, and their records and their groups'."""
+        with self._lock:
+            self._pending.update((page.file, (each, page, key)) for each in made for page, key in each.stale)
+        written, groups = [], {}
+        for each in made:
+            if stop():
+                break
+            written += [page.file for page, _ in each.stale if self._write_pending(page.file)]
+            self.state.groups[each.group.id] = groups[each.group.id] = each.record
+        return written, {file: self.state.outputs[file] for file in written}, groups
 
-    def render_group(self, group: PageGroup, out_dir: Path | None) -> list[Written]:
-        """Render the group's changed pages; given `out_dir`, write each at once and keep no bytes."""
-        done = []
-        for page, key in self._changed(group):
-            data: bytes | None = self.renderer.render(page)
-            if out_dir:
-                write_if_changed(out_dir / page.file, data)
-                self._written[page.file] = key
-                data = None
-            done.append(Written(page.file, data, key))
-        return done
+    def write_now(self, file: str) -> bool:
+        """Render and write `file` at once if it is waiting to be (a reader asked for it)."""
+        return self._write_pending(file)
 
-    def remember_group(self, group: PageGroup) -> list[Written]:
-        """Record the group's changed pages as written, by another process (see `parallel`)."""
-        done = [Written(page.file, None, key) for page, key in self._changed(group)]
-        for written in done:
-            self._written[written.file] = written.key
-        return done
+    def _write_pending(self, file: str) -> bool:
+        with self._lock:
+            found = self._pending.pop(file, None)
+            if found is None:
+                return False
+            made, page, key = found
+            rendered = self.renderer.render(page)
+            on_disk = ()
+            if self.out_dir is not None:
+                write_if_changed(self.out_dir / file, rendered.data)
+                on_disk = signature(self.out_dir / file)
+            record = self._record(made.group.id, page, key, rendered, on_disk)
+            before = self.state.outputs.get(file)
+            self.ids_moved = self.ids_moved or (before is not None and before.ids != record.ids)
+            self.state.outputs[file] = record
+            return True
 
-    def _changed(self, group: PageGroup) -> list[tuple[Page, tuple]]:
-        """The group's pages whose key differs from the file's, with their keys."""
-        group_key = self.renderer.group_key(group.pages)
-        seen = self._seen.get(group.id)
-        if seen and seen.version == group.version and seen.key == group_key:
-            return []
-        self._pending[group.id] = _Seen(group.version, group_key)
-        keyed = ((page, self.renderer.key_of(page)) for page in group.pages)
-        return [(page, key) for page, key in keyed if self._written.get(page.file) != key]
+    def _record(self, group_id: str, page: Page, key: bytes, rendered, on_disk: tuple) -> OutputRecord:
+        paper = page.context.get("paper")
+        html = page.file.endswith(".html")
+        return OutputRecord(key, group_id, on_disk, self.links.links(rendered.data) if html else (),
+                            self.links.ids(rendered.data) if html else frozenset(),
+                            paper.slug if paper is not None else "", rendered.warnings)
 
-    def _commit(self, done: list[Written], out_dir: Path, written_already: bool) -> None:
-        if not written_already:
-            for written in done:
-                write_if_changed(out_dir / written.file, written.data)
-        for written in done:
-            self._written[written.file] = written.key
+    def forget(self, made: list[Made]) -> None:
+        """Drop the pages still waiting to be written (a newer edit made them out of date)."""
+        with self._lock:
+            for each in made:
+                for page, _ in each.stale:
+                    self._pending.pop(page.file, None)
 
-    def remove_vanished(self, groups: list[PageGroup], planned: frozenset[str], out_dir: Path) -> list[str]:
-        """Forget groups that are gone, and delete every file no page of this build makes."""
+    def remove_vanished(self, groups: list[PageGroup], planned: frozenset[str]) -> list[str]:
+        """Forget the groups that are gone, and delete every file no page of this plan makes."""
         ids = {group.id for group in groups}
-        self._seen = {**{g: seen for g, seen in self._seen.items() if g in ids}, **self._pending}
-        self._pending = {}
-        removed = sorted(set(self._written) - planned)
+        for gone in [group_id for group_id in self.state.groups if group_id not in ids]:
+            del self.state.groups[gone]
+        removed = sorted(file for file in self.state.outputs if file not in planned)
         for file in removed:
-            del self._written[file]
-            (out_dir / file).unlink(missing_ok=True)
-            prune_empty_dirs((out_dir / file).parent, out_dir)
+            del self.state.outputs[file]
+            if self.out_dir is not None:
+                (self.out_dir / file).unlink(missing_ok=True)
+                prune_empty_dirs((self.out_dir / file).parent, self.out_dir)
         return removed

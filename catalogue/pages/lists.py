@@ -65,11 +65,15 @@ def navigation(tally: dict[str, tuple]) -> dict[str, tuple]:
     return {kind: tuple(item for item, _ in items) for kind, items in tally.items()}
 
 
-def paginated(first: str, template: str, title: str, crumbs: tuple, papers: list[Paper],
+def paginated(first: str, template: str, title: str, crumbs: tuple, listings: Sequence[Listing],
               context: dict[str, Any]) -> list[Page]:
     """A list of papers as pages of PAGE_SIZE: `first`, `first/page/2/`, …"""
-    chunks = _chunks(list(map(LISTING, papers)), PAGE_SIZE)
-    return _numbered(first, template, title, crumbs, chunks, [context] * len(chunks), len(papers))
+    chunks = _chunks(list(listings), PAGE_SIZE)
+    return _numbered(first, template, title, crumbs, chunks, [context] * len(chunks), len(listings))
+
+
+def all_papers(listings: tuple[Listing, ...]) -> list[Page]:
+    return paginated(urls.PAPERS, "papers.html", "All papers", (("Papers", urls.PAPERS),), listings, {})
 
 
 def _chunks(items: list, size: int) -> list[tuple]:
@@ -89,12 +93,13 @@ def _numbered(first: str, template: str, title: str, crumbs: tuple, chunks: list
     return pages
 
 
-def venue_pages(venue: Venue, papers: list[Paper], main_theme: MainTheme) -> list[Page]:
+def venue_pages(venue: Venue, listings: tuple[Listing, ...], taxonomy: Taxonomy) -> list[Page]:
     """A venue's papers grouped by their main theme (in the taxonomy's order), in pages."""
+    main_theme = MainTheme(taxonomy)
     last = len(main_theme.themes)
-    ordered = sorted(papers, key=lambda p: (_or(main_theme.index(p.tags), last), p.sort_key))
-    sizes = Counter(main_theme(p.tags) for p in papers)
-    chunks = _chunks(list(map(LISTING, ordered)), PAGE_SIZE)
+    ordered = sorted(listings, key=lambda p: (_or(main_theme.index(p.tags), last), p.title.casefold(), p.slug))
+    sizes = Counter(main_theme(p.tags) for p in listings)
+    chunks = _chunks(ordered, PAGE_SIZE)
     contexts, previous_theme = [], ()  # the theme the previous page ended with
     for chunk in chunks:
         sections = _sections(chunk, main_theme)
@@ -103,7 +108,7 @@ def venue_pages(venue: Venue, papers: list[Paper], main_theme: MainTheme) -> lis
             for index, (theme, items) in enumerate(sections))})
         previous_theme = sections[-1][0] if sections else ()
     return _numbered(urls.venue(venue.slug), "venue.html", venue.label, (("Venues", urls.VENUES),),
-                     chunks, contexts, len(papers))
+                     chunks, contexts, len(listings))
 
 
 def _sections(listings: tuple[Listing, ...], main_theme: MainTheme) -> list[tuple[Theme | None, list[Listing]]]:
@@ -121,12 +126,12 @@ def _or(value: int | None, default: int) -> int:
     return default if value is None else value
 
 
-def tag_pages(tag: Tag, tagged: list[Paper], themes: tuple[Theme, ...], taxonomy: Taxonomy) -> list[Page]:
+def tag_pages(tag: Tag, tagged: tuple[Listing, ...], themes: tuple[Theme, ...], taxonomy: Taxonomy) -> list[Page]:
     return paginated(urls.tag(tag.id), "tag.html", tag.label, (("Tags", urls.TAGS),), tagged,
                      {"tag": tag, "themes": themes, "related": related_tags(tag.id, tagged, taxonomy)})
 
 
-def related_tags(tag_id: str, tagged: list[Paper], taxonomy: Taxonomy) -> tuple:
+def related_tags(tag_id: str, tagged: Sequence[Listing], taxonomy: Taxonomy) -> tuple:
     """The tags most often found together with this one, with how often."""
     together = Counter(other for paper in tagged for other in paper.tags if other != tag_id)
     return tuple((taxonomy.tags[t], n) for t, n in sorted(together.items(), key=lambda i: (-i[1], i[0]))[:8])
@@ -142,26 +147,36 @@ def venue_theme_matrix(catalogue: Catalogue) -> tuple:
     return (tuple(venues), tuple(rows))
 
 
-def theme_page(catalogue: Catalogue, theme: Theme) -> Page:
-    """A theme: its papers per venue, and the first papers of each of its tags."""
+def theme_shown(catalogue: Catalogue, theme: Theme) -> tuple:
+    """What a theme's page shows: the first papers of each of its tags (with how many), how
+    many papers it has, and how many of them each venue has."""
     taxonomy = catalogue.taxonomy
     labels = Counter(map(VENUE_LABEL, catalogue.papers_in_theme(theme.id)))
     per_venue = {venue: labels[venue.label] for venue in catalogue.venues if labels[venue.label]}
     groups = tuple((taxonomy.tags[t], tuple(p.listing for p in catalogue.papers_with_tag(t)[:THEME_GROUP_LIMIT]),
                     len(catalogue.papers_with_tag(t))) for t in theme.tags)
-    return Page(urls.theme(theme.id), "theme.html", theme.title, (("Themes", urls.THEMES),), {
-        "theme": theme, "groups": tuple(g for g in groups if g[2]),
-        "count": len(catalogue.papers_in_theme(theme.id)),
-        "per_venue": tuple(sorted(per_venue.items(), reverse=True))})
+    return (tuple(g for g in groups if g[2]), len(catalogue.papers_in_theme(theme.id)),
+            tuple(sorted(per_venue.items(), reverse=True)))
 
 
-def author_page(slug: str, papers: list[Paper]) -> Page:
+def theme_page(theme: Theme, groups: tuple, count: int, per_venue: tuple) -> tuple[Page]:
+    """A theme: its papers per venue, and the first papers of each of its tags."""
+    return (Page(urls.theme(theme.id), "theme.html", theme.title, (("Themes", urls.THEMES),), {
+        "theme": theme, "groups": groups, "count": count, "per_venue": per_venue}),)
+
+
+def author_name(slug: str, listings: Sequence[Listing]) -> str:
+    """An author as their page names them: as on their first paper here."""
+    return next(a for a in listings[0].authors if author_slug(a) == slug)
+
+
+def author_page(slug: str, listings: tuple[Listing, ...]) -> tuple[Page]:
     """An author's papers and co-authors, named as on their first paper here."""
-    name = next(a for a in papers[0].authors if author_slug(a) == slug)
-    others = Counter(a for p in papers for a in dict.fromkeys(p.authors) if author_slug(a) != slug)
+    others = Counter(a for p in listings for a in dict.fromkeys(p.authors) if author_slug(a) != slug)
     coauthors = tuple((a, author_slug(a), n) for a, n in sorted(others.items(), key=lambda i: name_order(i[0])))
-    return Page(urls.author(slug), "author.html", name, (("Authors", urls.AUTHORS),), {
-        "name": name, "papers": tuple(p.listing for p in papers), "coauthors": coauthors})
+    name = author_name(slug, listings)
+    return (Page(urls.author(slug), "author.html", name, (("Authors", urls.AUTHORS),), {
+        "name": name, "papers": listings, "coauthors": coauthors}),)
 
 
 def author_index(names: dict[str, str], counts_of: dict[str, int]) -> list[Page]:
@@ -185,7 +200,7 @@ def letter_id(letter: str) -> str:
     return f"letter-{letter.lower() if letter != '#' else 'other'}"
 
 
-def feed(path: str, title: str, home: str, papers: list[Paper]) -> Page:
+def feed(path: str, title: str, home: str, papers: Sequence[Paper]) -> tuple[Page]:
     """An Atom feed of the newest additions first."""
     newest = sorted(papers, key=lambda p: p.added, reverse=True)[:FEED_LIMIT]
-    return Page(path, "feed.xml", title, context={"home": home, "papers": tuple(newest)})
+    return (Page(path, "feed.xml", title, context={"home": home, "papers": tuple(newest)}),)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,15 +32,16 @@ class Page:
 
 @dataclass(frozen=True)
 class PageGroup:
-    """Pages planned together from the same inputs. `version` changes exactly when the planner
-    makes the group's pages anew, so later stages skip a group whose version they have seen
-    (the pages are then equal to last time's) without comparing its pages."""
+    """Pages made together: `make(*args)` makes them, and its arguments are all it reads, so
+    they are what the group is made from (the build state keys the group by them, and makes it
+    again only when they move). `id` names the group (`paper:samba`, `tag:kv-cache`, `home`);
+    `in_sitemap` is False for pages a reader should not land on from a search engine."""
 
     id: str
-    pages: tuple[Page, ...]
-    version: int
+    make: Callable[..., Sequence[Page]]
+    args: tuple = ()
+    in_sitemap: bool = True
 
 
 MOVED = "moved"  # the group of redirect pages for content/redirects.txt
 REDIRECT_TEMPLATE = "redirect.html"  # the page an alias or a moved address leaves behind
-WITHDRAWN = "withdrawn"  # the group of withdrawn papers' pages: kept, but in no list and no sitemap

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import urls
-from ..content.model import Catalogue, Paper
+from ..content.model import Paper, Tag, Theme
 from ..text import plain_text
 from .page import REDIRECT_TEMPLATE, Page
 
@@ -17,20 +17,19 @@ def neighbour(papers: list[Paper], index: int) -> tuple[str, str] | None:
     return None
 
 
-def paper_pages(catalogue: Catalogue, paper: Paper, previous: tuple[str, str] | None,
-                next: tuple[str, str] | None, related: tuple, social_images: bool) -> tuple[Page, ...]:
+def paper_pages(paper: Paper, tags: tuple[Tag, ...], themes: tuple[Theme, ...], listed: bool,
+                previous: tuple[str, str] | None, next: tuple[str, str] | None, related: tuple,
+                social_images: bool) -> tuple[Page, ...]:
     """A paper's page, its citation files (BibTeX, RIS, CSL-JSON), its preview image, and a
-    redirect for each earlier slug."""
+    redirect for each earlier slug. `listed`: whether its venue has a page (a venue of withdrawn
+    papers only has none)."""
     venue, draft = paper.venue, paper.draft
     title = plain_text(paper.title)
-    tags = tuple(catalogue.taxonomy.tags[t] for t in paper.tags)
     image = urls.paper_file(paper.slug, urls.SOCIAL_IMAGE) if social_images else ""
-    listed = bool(catalogue.papers_in_venue(venue))  # a venue of withdrawn papers only has no page
     crumbs = (("Venues", urls.VENUES), (venue.label, urls.venue(venue.slug))) if listed else (("Venues", urls.VENUES),)
     page = Page(urls.paper(paper.slug), "paper.html", title, crumbs, {
                     "paper": paper, "paper_tags": tags, "image": image, "venue_listed": listed,
-                    "themes": tuple(catalogue.themes_of(paper)),
-                    "previous": previous, "next": next, "related": related}, draft)
+                    "themes": themes, "previous": previous, "next": next, "related": related}, draft)
     extras = [Page(urls.paper_file(paper.slug, name), name, title, context={"paper": paper}, draft=draft)
               for name in (urls.CITATION, urls.CITATION_RIS, urls.CITATION_CSL_JSON)]
     if image:
@@ -39,9 +38,3 @@ def paper_pages(catalogue: Catalogue, paper: Paper, previous: tuple[str, str] | 
     redirects = tuple(Page(urls.paper(alias), REDIRECT_TEMPLATE, title, context={"target": urls.paper(paper.slug)},
                            draft=draft) for alias in paper.aliases)
     return (page, *extras, *redirects)
-
-
-def withdrawn_pages(catalogue: Catalogue, social_images: bool) -> list[Page]:
-    """Each withdrawn paper's pages, at the addresses they had: no neighbours, no related papers."""
-    return [page for paper in catalogue.withdrawn.values()
-            for page in paper_pages(catalogue, paper, None, None, (), social_images)]

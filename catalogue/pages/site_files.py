@@ -9,30 +9,30 @@ from collections.abc import Callable
 from .. import urls
 from ..content.model import Catalogue, Paper, Tag, Venue
 from .lists import feed
-from .page import REDIRECT_TEMPLATE, WITHDRAWN, Page, PageGroup
+from .page import Page
 
 
-def site_feed(catalogue: Catalogue, title: str) -> tuple[Page, ...]:
-    return (feed(urls.FEED, title, urls.HOME, catalogue.papers),)
+def site_feed(papers: tuple[Paper, ...], title: str) -> tuple[Page, ...]:
+    return feed(urls.FEED, title, urls.HOME, papers)
 
 
-def citations(file_of: Callable[[str], str], papers: list[Paper], about: str, home: str) -> tuple[Page, ...]:
+def citations(file_of: Callable[[str], str], papers: tuple[Paper, ...], about: str, home: str) -> tuple[Page, ...]:
     """The papers' citations as BibTeX, RIS and CSL-JSON: the files `file_of(urls.BIBTEX)`, …
     (each made by the template of its name). `about` says whose they are, `home` their page."""
     context = {"papers": tuple(papers), "about": about, "home": home}
     return tuple(Page(file_of(name), name, f"Citations of {about}", context=context) for name in urls.CITATIONS)
 
 
-def catalogue_citations(catalogue: Catalogue) -> tuple[Page, ...]:
-    return citations(str, catalogue.papers, "every paper", urls.HOME)
+def catalogue_citations(papers: tuple[Paper, ...]) -> tuple[Page, ...]:
+    return citations(str, papers, "every paper", urls.HOME)
 
 
-def venue_citations(venue: Venue, papers: list[Paper]) -> tuple[Page, ...]:
+def venue_citations(venue: Venue, papers: tuple[Paper, ...]) -> tuple[Page, ...]:
     return citations(functools.partial(urls.venue_file, venue.slug), papers, f"every paper of {venue.label}",
                      urls.venue(venue.slug))
 
 
-def tag_citations(tag: Tag, papers: list[Paper]) -> tuple[Page, ...]:
+def tag_citations(tag: Tag, papers: tuple[Paper, ...]) -> tuple[Page, ...]:
     return citations(functools.partial(urls.tag_file, tag.id), papers, f"every paper tagged “{tag.label}”",
                      urls.tag(tag.id))
 
@@ -56,8 +56,3 @@ def alias_rules(catalogue: Catalogue) -> tuple[tuple[str, str], ...]:
     aliases = tuple((urls.paper(alias), urls.paper(p.slug)) for p in papers for alias in p.aliases)
     return aliases + tuple((r.old, r.new) for r in catalogue.redirects)
 
-
-def sitemap_paths(groups: list[PageGroup]) -> tuple[str, ...]:
-    """Every page a reader can land on: folder pages, not redirects nor withdrawn papers'."""
-    return tuple(page.path for group in groups if group.id != WITHDRAWN for page in group.pages
-                 if urls.is_folder(page.path) and page.template != REDIRECT_TEMPLATE)

@@ -10,9 +10,8 @@ from dataclasses import asdict, dataclass
 from itertools import combinations
 from pathlib import Path
 
-from ..content.model import Catalogue, Paper, Taxonomy, author_slug, family_name
-from ..content.people import AUTHORS_FILE
-from ..content.venues import VENUES_FILE
+from ..config import AUTHORS_FILE, VENUES_FILE
+from ..content.model import Paper, Taxonomy, author_slug, family_name
 from .duplicates import Duplicate, find_duplicates
 from .tagging import TagOutlier, tag_outliers
 
@@ -52,10 +51,6 @@ class Costly:
     outliers: tuple[TagOutlier, ...]
     duplicates: tuple[Duplicate, ...]
 
-    @classmethod
-    def of(cls, catalogue: Catalogue) -> Costly:
-        return costly_parts(catalogue.papers, catalogue.taxonomy)
-
 
 def costly_parts(papers: Sequence[Paper], taxonomy: Taxonomy) -> Costly:
     """The tags to confirm and the possible duplicates (a function of its own: watch mode runs
@@ -63,11 +58,10 @@ def costly_parts(papers: Sequence[Paper], taxonomy: Taxonomy) -> Costly:
     return Costly(tuple(tag_outliers(papers, taxonomy)), tuple(find_duplicates(papers)))
 
 
-def review_items(catalogue: Catalogue, content_dir: Path, costly: Costly | None = None) -> list[ReviewItem]:
+def review_items(papers: Sequence[Paper], content_dir: Path, costly: Costly) -> list[ReviewItem]:
     """Every item of the review list, grouped in GROUPS' order, each group in file order."""
-    costly = Costly.of(catalogue) if costly is None else costly
-    items = [*derived_titles(catalogue), *tag_items(costly.outliers), *duplicate_items(costly.duplicates),
-             *author_variants(catalogue, content_dir), *venue_variants(catalogue, content_dir)]
+    items = [*derived_titles(papers), *tag_items(costly.outliers), *duplicate_items(costly.duplicates),
+             *author_variants(papers, content_dir), *venue_variants(papers, content_dir)]
     order = list(GROUPS)
     return sorted(items, key=lambda item: (order.index(item.kind), str(item.path), item.line))
 
@@ -80,12 +74,12 @@ def grouped(items: list[ReviewItem]) -> dict[str, list[ReviewItem]]:
     return groups
 
 
-def derived_titles(catalogue: Catalogue) -> list[ReviewItem]:
+def derived_titles(papers: Sequence[Paper]) -> list[ReviewItem]:
     """Papers whose title the importer made up from the abstract, with the abstract's opening."""
     return [ReviewItem("title", paper.path, paper.line_of("title"), f"“{paper.title}”",
                        "read the paper's real title, write it as `title:`, then set `title_source: curated`",
                        paper.slug, _opening(paper.body))
-            for paper in catalogue.papers if paper.title_source == "derived"]
+            for paper in papers if paper.title_source == "derived"]
 
 
 def tag_items(outliers: list[TagOutlier]) -> list[ReviewItem]:
@@ -116,12 +110,12 @@ def _opening(text: str) -> str:
     return flat if len(flat) <= ABSTRACT_LINES_SHOWN else flat[:ABSTRACT_LINES_SHOWN].rsplit(" ", 1)[0] + " …"
 
 
-def author_variants(catalogue: Catalogue, content_dir: Path) -> list[ReviewItem]:
+def author_variants(papers: Sequence[Paper], content_dir: Path) -> list[ReviewItem]:
     """Pairs of names on different author pages that could be one person spelt two ways
     (`Marcos Treviso`, `Marcos V. Treviso`): same family name, and given names that agree word
     for word or initial for word. Names content/authors.yaml already joins are one page."""
     papers_of: dict[str, list[Paper]] = {}
-    for paper in catalogue.papers:
+    for paper in papers:
         for name in dict.fromkeys(paper.authors):
             papers_of.setdefault(name, []).append(paper)
     given = {name: _given(name) for name in papers_of}
@@ -174,10 +168,10 @@ def _papers(papers: list[Paper]) -> str:
     return f"{len(papers)} paper{'' if len(papers) == 1 else 's'}"
 
 
-def venue_variants(catalogue: Catalogue, content_dir: Path) -> list[ReviewItem]:
+def venue_variants(papers: Sequence[Paper], content_dir: Path) -> list[ReviewItem]:
     """Venues in use whose names differ only by case, spacing or punctuation (`NeurIPS 2024`,
     `Neur-IPS 2024`), or that share a full title: two labels for one edition."""
-    in_use = Counter(paper.venue for paper in catalogue.papers)
+    in_use = Counter(paper.venue for paper in papers)
     items = []
     for first, second in combinations(sorted(in_use), 2):
         same_title = first.title and first.title == second.title and first.year == second.year

@@ -275,69 +275,17 @@ def _principal_components(vectors: sparse.csr_matrix, count: int, iterations: in
     return u[:, :count] * s[:count]
 
 
-_worker_vocabulary = Vocabulary()  # kept by a worker process between computations
+_vocabulary = Vocabulary()  # this process's (a worker's, in watch mode): kept between computations
+_computing = threading.Lock()  # one computation at a time: they share the vocabulary
 
 
-def compute_in_worker(items: list[Text]) -> Similarity:
-    """`compute` for a worker process (watch mode): its vocabulary outlives each call."""
-    return compute([Text(*item) for item in items], _worker_vocabulary)
+def related_papers(texts: tuple[Text, ...]) -> Similarity:
+    """`compute` with this process's vocabulary, so that a computation after an edit reads only
+    the abstracts that changed (the result never depends on what it read before)."""
+    with _computing:
+        return compute([Text(*item) for item in texts], _vocabulary)
 
 
-def texts(catalogue: Catalogue) -> list[Text]:
-    return [Text(p.slug, p.tags, p.body) for p in catalogue.papers]
-
-
-class SimilarityCache:
-    """The last result and the vocabulary behind it, recomputed only when the papers' words or
-    tags changed. `current` is always exact; `latest` may be a step behind, for watch mode at
-    scale, which computes in a worker process and calls `store`."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()  # one computation at a time: they share the vocabulary
-        self._vocabulary = Vocabulary()
-        self._signature: tuple = ()  # (slug, tags, abstract) of each paper the result is for
-        self._matched: int | None = None  # the revision of the last catalogue known to have that text
-        self._result = NOTHING
-
-    def __getstate__(self) -> dict:  # kept in .cache/ between builds, without the lock
-        return {name: value for name, value in self.__dict__.items() if name != "_lock"}
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state, _lock=threading.Lock())
-
-    @staticmethod
-    def signature(catalogue: Catalogue) -> tuple[Text, ...]:
-        return tuple(texts(catalogue))
-
-    def current(self, catalogue: Catalogue) -> Similarity:
-        signature = self.stale(catalogue)
-        if signature is not None:
-            with self._lock:
-                self._result = compute(catalogue.papers, self._vocabulary)
-                self._signature, self._matched = signature, catalogue.revision
-        return self._result
-
-    @property
-    def latest(self) -> Similarity:
-        return self._result
-
-    def stale(self, catalogue: Catalogue) -> tuple | None:
-        """The catalogue's signature if the stored result is not for it, else None. Cheap when
-        the catalogue was updated from the last one seen and no edit touched words or tags."""
-        with self._lock:
-            if not catalogue.changes_since(self._matched).alter(_text):  # quick
-                self._matched = catalogue.revision
-                return None
-            signature = self.signature(catalogue)
-            if signature == self._signature:
-                self._matched = catalogue.revision
-                return None
-            return signature
-
-    def store(self, signature: tuple, catalogue: Catalogue, result: Similarity) -> None:
-        with self._lock:
-            self._signature, self._matched, self._result = signature, catalogue.revision, result
-
-
-def _text(paper: Paper) -> Text:
-    return Text(paper.slug, paper.tags, paper.body)
+def texts(catalogue: Catalogue) -> tuple[Text, ...]:
+    """What related papers are worked out from: each paper's slug, tags and abstract."""
+    return tuple(Text(p.slug, p.tags, p.body) for p in catalogue.papers)

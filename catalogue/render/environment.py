@@ -18,6 +18,7 @@ from ..files import refuse_conflict
 from ..pages.page import Page
 from ..pages.papers import SOCIAL_IMAGE_TEMPLATE
 from ..report import ContentError, Diagnostic
+from ..state import BuildState, digest
 from .social import VERSION as SOCIAL_VERSION
 
 
@@ -59,19 +60,27 @@ def long_date(iso: str) -> str:
     return f"{day.day} {day:%B %Y}"
 
 
-class TemplateVersions:
-    """Each template's version: the sources of it and of everything it extends, includes or
-    imports. A page is rendered again when its template's version moves. Each template's
-    references are parsed again only when its source changed."""
+class Templates:
+    """Each template's version: the digest of its source and of the sources of everything it
+    extends, includes or imports, which a page's bytes depend on. Each template file is read
+    and parsed again only when its signature moved (the build state keeps them, as it keeps
+    every file it reads); every file in the folder is looked at, so a build knows when one is
+    added or removed."""
 
-    def __init__(self, env: jinja2.Environment, templates_dir: Path):
-        self.env, self.templates_dir = env, templates_dir
-        self._references: dict[str, tuple[str, frozenset[str]]] = {}  # name → (source, referenced)
+    def __init__(self, env: jinja2.Environment, templates_dir: Path, state: BuildState):
+        self.env, self.templates_dir, self.state = env, templates_dir, state
+        self._versions: dict[str, bytes] = {}
 
-    def of(self, names: set[str]) -> dict[str, tuple]:
-        versions: dict[str, tuple] = {SOCIAL_IMAGE_TEMPLATE: ("social", SOCIAL_VERSION)}
-        for name in names - {SOCIAL_IMAGE_TEMPLATE}:
-            closure: dict[str, str] = {}
+    def refresh(self) -> None:
+        """Look at every template file again (a build's start)."""
+        self._versions = {SOCIAL_IMAGE_TEMPLATE: digest(("social", SOCIAL_VERSION))}
+        for path in sorted(self.templates_dir.rglob("*")):
+            if path.is_file() and not path.name.startswith("."):
+                self.state.read(path, self._read)
+
+    def version(self, name: str) -> bytes:
+        if name not in self._versions:
+            closure: dict[str, bytes] = {}
             pending = [name]
             while pending:
                 current = pending.pop()
@@ -79,22 +88,26 @@ class TemplateVersions:
                     source, references = self._source(current)
                     closure[current] = source
                     pending.extend(references)
-            versions[name] = tuple(sorted(closure.items()))
-        return versions
+            self._versions[name] = digest(sorted(closure.items()))
+        return self._versions[name]
 
-    def _source(self, name: str) -> tuple[str, frozenset[str]]:
+    def _source(self, name: str) -> tuple[bytes, frozenset[str]]:
+        path = self.templates_dir / name
+        if not path.is_file():
+            raise ContentError([Diagnostic(path, 0, f"template {name} is missing",
+                                           "restore it from git, or fix the name")])
+        return self.state.read(path, self._read).value
+
+    def _read(self, path: Path) -> tuple[tuple[bytes, frozenset[str]], tuple]:
+        """A template's digest and the templates it names; raises ContentError at a syntax error."""
+        name = path.relative_to(self.templates_dir).as_posix()
         try:
             source, filename, _ = self.env.loader.get_source(self.env, name)
-            if self._references.get(name, ("",))[0] != source:
-                refuse_conflict(Path(filename or self.templates_dir / name), source)
-                references = jinja2.meta.find_referenced_templates(self.env.parse(source, name, filename))
-                self._references[name] = (source, frozenset(r for r in references if r))
+            refuse_conflict(Path(filename or path), source)
+            references = jinja2.meta.find_referenced_templates(self.env.parse(source, name, filename))
         except jinja2.TemplateSyntaxError as error:
             raise ContentError([syntax_diagnostic(error, self.templates_dir)]) from error
-        except jinja2.TemplateNotFound as error:
-            raise ContentError([Diagnostic(self.templates_dir / name, 0, f"template {error.name} is missing",
-                                           "restore it from git, or fix the name")]) from error
-        return self._references[name]
+        return (digest(source), frozenset(r for r in references if r)), ()
 
 
 def syntax_diagnostic(error: jinja2.TemplateSyntaxError, templates_dir: Path) -> Diagnostic:

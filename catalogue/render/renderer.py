@@ -4,25 +4,21 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
 import jinja2
 import markupsafe
 
 from ..config import SiteConfig
-from ..content.model import Catalogue, Taxonomy, author_slug
+from ..content.model import Paper, Taxonomy, author_slug
 from ..pages.page import Page
 from ..pages.papers import SOCIAL_IMAGE_TEMPLATE
-from ..report import ContentError, Report
+from ..report import ContentError, Diagnostic
+from ..state import BuildState, digest
 from ..text import plain_text
 from .cite import conference
 from .cite_formats import Citations
-from .environment import (
-    TemplateVersions,
-    make_environment,
-    runtime_diagnostic,
-    syntax_diagnostic,
-)
+from .environment import Templates, make_environment, runtime_diagnostic, syntax_diagnostic
 from .fragments import (
     DOT_TEMPLATE,
     FRAGMENTS,
@@ -39,13 +35,21 @@ from .social import social_image
 TEXT_MEMO = 65536
 
 
-class PageRenderer:
-    """Renders pages to bytes. `prepare` sets what every page shares (the navigation, the
-    taxonomy, the fingerprinted assets, the fragment templates) and returns its `key`: a page
-    renders to the same bytes as last time if it is equal, its template's version is the same,
-    and so is that key (see `key_of`)."""
+class Rendered(NamedTuple):
+    """A page's bytes, and what went wrong rendering it, at the line of the paper it is about."""
 
-    def __init__(self, config: SiteConfig):
+    data: bytes
+    warnings: tuple[Diagnostic, ...] = ()
+
+
+class PageRenderer:
+    """Renders pages to bytes. `prepare` reads the templates that changed and sets what every
+    page shares (the navigation, the taxonomy, the fingerprinted assets, the fragment
+    templates); `rendered_with` is the key of what a page is rendered with beside its own data
+    (its templates' versions and the shared context): equal pages rendered with equal keys are
+    equal bytes."""
+
+    def __init__(self, config: SiteConfig, state: BuildState):
         self.config = config
         self.markup = Markup()
         # Text made from the same input again and again (a title in every list): remembered for
@@ -58,18 +62,18 @@ class PageRenderer:
             title_html=lambda item: self.markup.inline(item if isinstance(item, str) else item.title),
             plain=self.plain, excerpt=self.excerpt, author_slug=author_slug, **self.citations.template_globals(),
             asset=lambda name: config.base_path + self._assets.get(name, f"static/{name}"))
-        self.templates = TemplateVersions(self.env, config.templates_dir)
-        self.versions: dict[str, tuple] = {}
-        self.shared: tuple = ()
+        self.templates = Templates(self.env, config.templates_dir, state)
+        self.shared = b""
         self._assets: dict[str, str] = {}
         self._shared_context: dict[str, Any] = {}
+        self._rendered_with: dict[frozenset[str], bytes] = {}
 
-    def prepare(self, nav: dict[str, tuple], taxonomy: Taxonomy, templates: set[str],
-                assets: dict[str, str]) -> None:
-        """Read the templates' versions, and renew the shared context if anything in it changed."""
-        self.versions = self.templates.of(templates | set(FRAGMENTS))
+    def prepare(self, nav: dict[str, tuple], taxonomy: Taxonomy, assets: dict[str, str]) -> None:
+        """Read the templates that changed, and renew the shared context if anything in it moved."""
+        self.templates.refresh()
         self._assets = assets
-        shared = (nav, taxonomy, self.config, tuple(self.versions[f] for f in FRAGMENTS), tuple(sorted(assets.items())))
+        shared = digest((nav, taxonomy, self.config, [self.templates.version(f) for f in FRAGMENTS],
+                         sorted(assets.items())))
         if shared != self.shared:
             self.citations.use(taxonomy)
             self._shared_context = {
@@ -78,21 +82,23 @@ class PageRenderer:
                 "paper_item": PaperItems(self.env.get_template(ITEM_TEMPLATE), tags=taxonomy.tags),
                 "map_dots": MapDots(self.env.get_template(DOT_TEMPLATE))}
             self.shared = shared
+        self._rendered_with = {}
 
-    def key_of(self, page: Page) -> tuple:
-        """What the page's bytes are made from: equal keys, equal bytes."""
-        return (page, self.versions[page.template], self.shared)
+    def rendered_with(self, templates: frozenset[str]) -> bytes:
+        """The key of what pages made with `templates` are rendered with, beside their own data."""
+        known = self._rendered_with.get(templates)
+        if known is None:
+            known = self._rendered_with[templates] = digest(
+                (self.shared, [(name, self.templates.version(name)) for name in sorted(templates)]))
+        return known
 
-    def group_key(self, pages: tuple[Page, ...]) -> tuple:
-        """What a group's pages share: the shared context and their templates' versions."""
-        return (self.shared, tuple(self.versions[name] for name in sorted({p.template for p in pages})))
-
-    def render(self, page: Page) -> bytes:
+    def render(self, page: Page) -> Rendered:
         """The page's bytes; raises ContentError naming the template line that failed."""
         if page.template == SOCIAL_IMAGE_TEMPLATE:
             context = page.context
-            return social_image(context["title"], context["venue"], list(context["tags"]), self.config.title,
-                                self.config.cache_dir / "social" if self.config.cache_dir else None)
+            return Rendered(social_image(context["title"], context["venue"], list(context["tags"]), self.config.title,
+                                         self.config.cache_dir / "social" if self.config.cache_dir else None))
+        self.markup.failed_math.clear()
         try:
             html = self.env.get_template(page.template).render(
                 page=page, **self._shared_context, **page.context, **self._derived(page))
@@ -100,7 +106,8 @@ class PageRenderer:
             raise ContentError([syntax_diagnostic(error, self.config.templates_dir)]) from error
         except Exception as error:  # a template that raises: name its line, keep serving
             raise ContentError([runtime_diagnostic(error, page, self.config.templates_dir)]) from error
-        return html.encode("utf-8")
+        paper = page.context.get("paper") if page.template == "paper.html" else None
+        return Rendered(html.encode("utf-8"), failed_math(paper, self.markup.failed_math) if paper else ())
 
     def _derived(self, page: Page) -> dict[str, Any]:
         """Expensive values computed only when a page is actually rendered."""
@@ -134,12 +141,15 @@ class PageRenderer:
         text = json.dumps(data, ensure_ascii=False, sort_keys=True)
         return markupsafe.Markup(text.replace("<", "\\u003c"))  # no `</script>` can close it
 
-    def report_failed_math(self, catalogue: Catalogue, report: Report) -> None:
-        """Warn at each file and line that holds a formula latex2mathml could not convert."""
-        for tex in sorted(set(self.markup.failed_math)):
-            papers = (*catalogue.papers, *catalogue.withdrawn.values())
-            places = [(p.path, p.line_of("title")) for p in papers if tex in p.title]
-            places += [(p.path, p.body_line(tex)) for p in papers if tex in p.body]
-            for path, line in places or [(self.config.content_dir, 0)]:
-                report.warning(path, line, f"formula shown as TeX code: {tex}", "fix the LaTeX")
-        self.markup.failed_math.clear()
+
+def failed_math(paper: Paper, formulas: list[str]) -> tuple[Diagnostic, ...]:
+    """A warning at each line of the paper's file holding a formula that could not be converted
+    while its page was rendered (a formula from another paper's title, in its related list, is
+    that paper's to report)."""
+    found = []
+    for tex in dict.fromkeys(formulas):
+        places = [paper.line_of("title")] if tex in paper.title else []
+        places += [paper.body_line(tex)] if tex in paper.body else []
+        found += [Diagnostic(paper.path, line, f"formula shown as TeX code: {tex}", "fix the LaTeX", "warning")
+                  for line in places]
+    return tuple(found)

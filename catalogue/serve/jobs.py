@@ -1,6 +1,7 @@
 """Watch mode's background work: a job that runs after a quiet moment, one low-priority worker
-process, and the three refreshers (search index, related papers, the whole site's links).
-Each reports through a callback it is given: none knows the watcher."""
+process, the search index's refresher and the jobs the worker does (related papers, the review
+list's costly part). Each hands its result back as a `Ready` through a callback it is given:
+none knows the watcher, and none sets anything of the build's."""
 
 from __future__ import annotations
 
@@ -17,15 +18,11 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from ..output.links import Broken, find_broken
+from ..changeset import Ready
 from ..output.search import SearchIndexError, index_site
-from ..relate.review import costly_parts
-from ..relate.similarity import compute_in_worker, texts
 
 SEARCH_QUIET_SECONDS = 1.0  # Pagefind waits for the edits to settle: it costs seconds at scale
-SIMILARITY_QUIET_SECONDS = 1.0  # so do related papers and the map, above the inline limit
-REVIEW_QUIET_SECONDS = 1.0  # the review page's tags to confirm and duplicates: 0.1 s at 95 papers
-LINKS_QUIET_SECONDS = 2.0  # checking every page's links: 6 s at 10,000 papers, so only in a real pause
+WORKER_QUIET_SECONDS = 1.0  # so do related papers and the map (above the inline limit) and the review list
 
 
 class AfterQuiet:
@@ -110,16 +107,15 @@ class LowPriorityWorker:
 
 
 class SearchRefresher(AfterQuiet):
-    """Re-runs Pagefind once edits have settled: it has no incremental mode and takes seconds
-    at scale, so it must never hold up a rebuild."""
+    """Re-runs Pagefind once edits have settled, for the shards whose pages changed: it has no
+    incremental mode and takes seconds at scale, so it must never hold up a rebuild. A job is
+    (the key of the whole index, each shard's key, the shards, those unchanged); `refreshed`
+    gets the result as a `Ready`."""
 
-    def __init__(self, site_dir: Path, refreshed: Callable[[], None], log: Callable[[str], None]):
+    def __init__(self, site_dir: Path, refreshed: Callable[[Ready], None], log: Callable[[str], None]):
         self.site_dir, self.refreshed, self.log = site_dir, refreshed, log
         self._pagefind: subprocess.Popen | None = None
         super().__init__(SEARCH_QUIET_SECONDS, "search")
-
-    def schedule(self) -> None:
-        self.request(True)
 
     def stop(self) -> None:
         """Stop, and end a Pagefind run: it would outlive watch mode."""
@@ -134,84 +130,36 @@ class SearchRefresher(AfterQuiet):
             if self._stopping:
                 process.kill()
 
-    def _work(self, job: object) -> None:
+    def _work(self, job: tuple) -> None:
+        name, key, made, shards, unchanged = job
         started = time.perf_counter()
         try:
-            index_site(self.site_dir, background=True, started=self._started)
+            index_site(self.site_dir, background=True, started=self._started, shards=shards, unchanged=unchanged)
         except SearchIndexError as error:
             self.log(f"search index not refreshed: {error}")
             return
         self.log(f"search index refreshed in {time.perf_counter() - started:.1f} s")
-        self.refreshed()
+        self.refreshed(Ready(name, key, made))
 
 
-class SimilarityRefresher(AfterQuiet):
-    """Recomputes related papers and the map (seconds at 10,000 papers) in the worker process,
-    so rebuilds never wait for the interpreter lock meanwhile; then calls `refreshed`, whose
-    rebuild rewrites just the pages whose lists moved. Like search, it waits for edits to settle."""
+class WorkerJob(AfterQuiet):
+    """Works out a value (related papers, the review list's costly part) in the worker process
+    once edits settle, so rebuilds never wait for the interpreter lock meanwhile; `ready` gets
+    it as a `Ready`, whose rebuild rewrites just the pages that show it. A job is (its name,
+    the key of its arguments, the function, the arguments)."""
 
-    def __init__(self, worker: LowPriorityWorker, refreshed: Callable[[], None], log: Callable[[str], None]):
-        self.worker, self.refreshed, self.log = worker, refreshed, log
-        super().__init__(SIMILARITY_QUIET_SECONDS, "similarity")
-
-    def schedule(self, builder) -> None:
-        """Refresh for the builder's last catalogue, if its stored result is not for it (and
-        forget a pending refresh that an edit made needless, such as one undone)."""
-        signature = builder.similarity.stale(builder.catalogue)
-        self.request(None if signature is None else (builder, builder.catalogue, signature))
+    def __init__(self, worker: LowPriorityWorker, ready: Callable[[Ready], None], log: Callable[[str], None],
+                 what: str):
+        self.worker, self.ready, self.log, self.what = worker, ready, log, what
+        super().__init__(WORKER_QUIET_SECONDS, what)
 
     def _work(self, job: tuple) -> None:
-        builder, catalogue, signature = job
+        name, key, function, args = job
+        started = time.perf_counter()
         try:
-            result = self.worker.run(compute_in_worker, texts(catalogue))
+            value = self.worker.run(function, *args)
         except Exception as error:  # a dead worker must not end watch mode
-            self.log(f"related papers not refreshed: {type(error).__name__}: {error}")
+            self.log(f"{self.what} not refreshed: {type(error).__name__}: {error}")
             return
-        if builder.similarity.stale(builder.catalogue) != signature:
-            return  # edited or undone meanwhile: this result is out of date
-        builder.similarity.store(signature, catalogue, result)
-        self.log(f"related papers and map recomputed in {result.seconds:.1f} s")
-        self.refreshed()
-
-
-class ReviewRefresher(AfterQuiet):
-    """Works out the review page's tags to confirm and possible duplicates in the worker process
-    once edits settle, for the builder's last catalogue; then `refreshed` rebuilds, which
-    rewrites that page alone."""
-
-    def __init__(self, worker: LowPriorityWorker, refreshed: Callable[[], None], log: Callable[[str], None]):
-        self.worker, self.refreshed, self.log = worker, refreshed, log
-        super().__init__(REVIEW_QUIET_SECONDS, "review")
-
-    def schedule(self, builder) -> None:
-        catalogue = builder.catalogue
-        self.request((builder, catalogue) if catalogue is not None and builder.planner.review_stale(catalogue) else None)
-
-    def _work(self, job: tuple) -> None:
-        builder, catalogue = job
-        try:
-            costly = self.worker.run(costly_parts, catalogue.papers, catalogue.taxonomy)
-        except Exception as error:  # a dead worker must not end watch mode
-            self.log(f"review list not refreshed: {type(error).__name__}: {error}")
-            return
-        if builder.catalogue is catalogue:  # else edited meanwhile: the next rebuild asks again
-            builder.planner.review_costly = (catalogue.revision, costly)
-            self.refreshed()
-
-
-class LinkRefresher(AfterQuiet):
-    """Checks the links of every page in the worker process once edits settle; `checked` gets
-    the version it was requested for and what is broken."""
-
-    def __init__(self, worker: LowPriorityWorker, check_args: Callable[[], tuple],
-                 checked: Callable[[int, list[Broken]], None], log: Callable[[str], None]):
-        self.worker, self.check_args, self.checked, self.log = worker, check_args, checked, log
-        super().__init__(LINKS_QUIET_SECONDS, "links")
-
-    def _work(self, version: int) -> None:
-        try:
-            broken = self.worker.run(find_broken, *self.check_args())
-        except Exception as error:
-            self.log(f"links not checked: {type(error).__name__}: {error}")
-            return
-        self.checked(version, broken)
+        self.log(f"{self.what} worked out in {time.perf_counter() - started:.1f} s")
+        self.ready(Ready(name, key, value))

@@ -1,9 +1,10 @@
 // Watch mode only: reload the page when the site is rebuilt. Never part of a production build.
+// The stream says which page this is, so that watch mode renders the pages a reader looks at
+// first; a reload names the pages it is for ("*": every page).
 (() => {
-  const events = new EventSource("/__watch/events");
-  events.addEventListener("reload", () => window.location.reload());
-  // The review list, worked out in the background: only its own page reloads.
-  events.addEventListener("review", () => {
-    if (window.location.pathname.endsWith("/_review/")) window.location.reload();
+  const page = window.location.pathname;
+  const events = new EventSource(`/__watch/events?page=${encodeURIComponent(page)}`);
+  events.addEventListener("reload", (event) => {
+    if (event.data === "*" || JSON.parse(event.data).includes(page)) window.location.reload();
   });
 })();

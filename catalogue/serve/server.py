@@ -1,17 +1,23 @@
 """The development server: serves a folder, tells browsers to reload, shows build errors.
 
-It knows nothing about building: a watcher calls `reload()` and `show_errors()`.
+It knows nothing about building: a watcher calls `reload()` and `show_errors()`, asks which
+pages are open in a browser (`open_pages`: each page's live-reload connection says which page
+it is), and may be handed a callback that each request calls first with the file it asks for
+(`on_request`), so that a page still waiting to be rewritten can be rewritten at once.
 """
 
 from __future__ import annotations
 
 import html
 import http.server
+import json
 import mimetypes
 import posixpath
 import threading
+from collections import Counter
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 WATCH_PREFIX = "/__watch/"
 CLIENT_SCRIPT = (Path(__file__).parent / "livereload.js").read_text(encoding="utf-8")
@@ -25,11 +31,14 @@ NO_SITE_YET = (b'<!doctype html><html lang="en"><head><meta charset="utf-8"><tit
 class DevServer:
     """A threaded HTTP server over `root` with Server-Sent Events for live reload."""
 
-    def __init__(self, root: Path, host: str = "127.0.0.1", port: int = 8000):
+    def __init__(self, root: Path, host: str = "127.0.0.1", port: int = 8000,
+                 on_request: Callable[[str], None] | None = None):
         self.root = root.resolve()
+        self.on_request = on_request
         self.errors: list[str] = []
         self.errors_heading = BUILD_FAILED
-        self._events: dict[str, int] = {}  # per kind, how many have been sent: none is lost
+        self._events: list[tuple[str, str]] = []  # every event sent, (kind, data): none is lost
+        self._open: Counter[str] = Counter()  # the pages with a live-reload connection, by path
         self._changed = threading.Condition()
         self._stopping = False
         self.httpd = http.server.ThreadingHTTPServer((host, port), self._handler())
@@ -50,11 +59,18 @@ class DevServer:
         self.httpd.shutdown()
         self.httpd.server_close()
 
-    def reload(self, event: str = "reload") -> None:
-        """Tell every open page: `reload` reloads it, `search` says the index is fresh."""
+    def reload(self, pages: Iterable[str] | None = None, event: str = "reload") -> None:
+        """Tell the open pages: `reload` reloads those of `pages` (site paths like `/papers/x/`;
+        None: every page), `search` says the index is fresh."""
+        data = "*" if pages is None else json.dumps(sorted(pages))
         with self._changed:
-            self._events[event] = self._events.get(event, 0) + 1
+            self._events.append((event, data))
             self._changed.notify_all()
+
+    def open_pages(self) -> set[str]:
+        """The paths of the pages open in a browser now."""
+        with self._changed:
+            return {page for page, count in self._open.items() if count > 0}
 
     def show_errors(self, lines: list[str], heading: str = "") -> None:
         """Overlay these lines, under `heading`, on every page until called with an empty list."""
@@ -64,22 +80,23 @@ class DevServer:
     def stopping(self) -> bool:
         return self._stopping
 
-    def events_sent(self) -> dict[str, int]:
-        """How many events of each kind were sent so far: where a new listener starts."""
+    def events_sent(self) -> int:
+        """How many events were sent so far: where a new listener starts."""
         with self._changed:
-            return dict(self._events)
+            return len(self._events)
 
-    def next_events(self, seen: dict[str, int]) -> list[str]:
-        """Wait until some kind of event happened more often than `seen` says (which is
-        updated); return those kinds, or nothing on timeout or shutdown."""
+    def next_events(self, seen: int) -> tuple[list[tuple[str, str]], int]:
+        """Wait until events beyond the first `seen` were sent; return them, (kind, data), with
+        how many have been sent now (nothing new on timeout or shutdown)."""
         with self._changed:
-            self._changed.wait_for(lambda: self._events != seen or self._stopping,
-                                   timeout=KEEPALIVE_SECONDS)
+            self._changed.wait_for(lambda: len(self._events) > seen or self._stopping, timeout=KEEPALIVE_SECONDS)
             if self._stopping:
-                return []
-            new = sorted(kind for kind, count in self._events.items() if seen.get(kind) != count)
-            seen.update(self._events)
-            return new
+                return [], seen
+            return self._events[seen:], len(self._events)
+
+    def _opened(self, page: str, change: int) -> None:
+        with self._changed:
+            self._open[page] += change
 
     def decorate(self, page: bytes) -> bytes:
         """Add the reload script, and the error overlay if the last build failed."""
@@ -115,6 +132,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             return self._send(200, b"", "text/event-stream", head) if head else self._event_stream()
         if path == WATCH_PREFIX + "client.js":
             return self._send(200, CLIENT_SCRIPT.encode(), "text/javascript", head)
+        if self.dev.on_request:
+            self.dev.on_request(unquote(path))
         file = self._file(path)
         if file is None:
             return self._not_found(head)
@@ -145,6 +164,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         return candidate
 
     def _event_stream(self) -> None:
+        """Events for the page that opened this stream (`?page=/papers/x/`), which counts as
+        open while the stream lasts."""
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
@@ -152,16 +173,20 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.close_connection = True
         seen = self.dev.events_sent()
+        page = parse_qs(urlsplit(self.path).query).get("page", [""])[0]
+        self.dev._opened(page, 1)
         try:
             self.wfile.write(b": connected\n\n")
             self.wfile.flush()
             while not self.dev.stopping:
-                kinds = self.dev.next_events(seen)
-                self.wfile.write(b"".join(f"event: {kind}\ndata: {seen[kind]}\n\n".encode() for kind in kinds)
+                events, seen = self.dev.next_events(seen)
+                self.wfile.write(b"".join(f"event: {kind}\ndata: {data}\n\n".encode() for kind, data in events)
                                  or b": keep-alive\n\n")
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             pass
+        finally:
+            self.dev._opened(page, -1)
 
     def _not_found(self, head: bool) -> None:
         """The site's 404 page; before any build succeeded there is none, and a page of our

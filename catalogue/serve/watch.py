@@ -1,4 +1,7 @@
-"""`build.py --watch`: rebuild what an edit touches, reload the browser, survive bad edits."""
+"""`build.py --watch`: rebuild what an edit touches, the pages open in a browser first, reload
+them, and survive bad edits. Watch mode keeps a build state of its own (its settings differ from
+a build's), saved when it stops and in quiet moments, so a restart starts from it: with nothing
+changed it renders nothing."""
 
 from __future__ import annotations
 
@@ -14,24 +17,25 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from .. import urls
+from ..changeset import ChangeSet, Ready
 from ..config import SiteConfig
-from ..content.source import is_editors_file
-from ..output.links import Broken, check_links, explain, written_by_curators
+from ..content.site import read_site_settings
+from ..files import is_editors_file, signature
+from ..output.links import LinkReport
+from ..output.search import INDEX_DIR, index_key, shard_folder, shards_of
 from ..output.swap import MARKER, claim_output_dir
-from ..pipeline import Builder, RenderResult
+from ..pipeline import REVIEW, SEARCH, SIMILARITY, Builder, RenderResult
+from ..relate.review import costly_parts
+from ..relate.similarity import related_papers
 from ..report import ContentError, Report
-from .jobs import (
-    LinkRefresher,
-    LowPriorityWorker,
-    ReviewRefresher,
-    SearchRefresher,
-    SimilarityRefresher,
-)
+from ..state import BuildState, identity, state_file
+from .jobs import LowPriorityWorker, SearchRefresher, WorkerJob
 from .overlay import Overlay
 from .server import DevServer
 
 QUIET_SECONDS = 0.01  # a burst of events (a git checkout) within this window is one rebuild
-CHECK_AT_ONCE = 100  # paper pages: a rebuild checks the links of up to this many it wrote (~1 ms a page)
+SAVE_AFTER_SECONDS = 5.0  # the state is saved once edits have paused this long
+BACKGROUND = {SIMILARITY: (related_papers, "related papers and map"), REVIEW: (costly_parts, "review list")}
 
 
 def is_ignored(path: str) -> bool:
@@ -52,60 +56,105 @@ class _Events(FileSystemEventHandler):
         paths = [Path(os.fsdecode(p)) for p in (event.src_path, getattr(event, "dest_path", ""))
                  if p and not is_ignored(os.fsdecode(p))]
         if paths:
-            self.changed(paths, rescan=event.is_directory)
+            self.changed(paths)
 
 
 class Watcher:
     """Owns the builder, the overlay, the background jobs and the file observer; rebuilds after
-    each quiet moment."""
+    each quiet moment what the change set of that moment reaches."""
 
     def __init__(self, config: SiteConfig, server: DevServer, log=print):
         self.config, self.server, self.log = config, server, log
-        self.builder = Builder(config, similarity_later=True)
         self.out_dir = config.out_dir
+        self.builder: Builder | None = None
         self.rebuilds = 0
+        self.overlay = Overlay(server, log)
+        self._changes = ChangeSet()
         self._last_event = 0.0
-        self._changed: set[Path] | None = set()
         self._lock = threading.Lock()
         self._wake = threading.Event()
-        self.worker = LowPriorityWorker()
-        self.overlay = Overlay(server, log)
-        self.search = SearchRefresher(config.out_dir, lambda: server.reload("search"), log)
-        self.similarity = SimilarityRefresher(self.worker, lambda: self.changed([]), log)  # re-render with it
-        self.links = LinkRefresher(self.worker, self._link_check_args, self._site_links_checked, log)
-        self.review = ReviewRefresher(self.worker, lambda: self.changed([]), log)
         self._stop = threading.Event()
+        self._saved = True
         self._observer = Observer()
+        self.jobs: dict[str, WorkerJob] = {}
+        self.worker: LowPriorityWorker | None = None
+        self.search: SearchRefresher | None = None
 
     def start(self) -> None:
-        claim_output_dir(self.config)
-        shutil.rmtree(self.out_dir, ignore_errors=True)  # ours alone: start clean, so state matches disk
-        self.out_dir.mkdir(parents=True)
-        (self.out_dir / MARKER).write_text("Built by build.py --watch.\n")
-        self.rebuild()
-        handler = _Events(self.changed)
+        """The first build, from the state the last session left if there is one, before any
+        thread is started (so that it may render on two processes); then the jobs, the file
+        observer and the rebuild loop."""
+        state = self._restore()
+        self.builder = Builder(self.config, state, self.out_dir, later=True)
+        self.rebuild(state.changes(self.config), first=True)
+        self.worker = LowPriorityWorker()
+        self.jobs = {name: WorkerJob(self.worker, self.ready, self.log, what) for name, (_, what) in BACKGROUND.items()}
+        self.search = SearchRefresher(self.out_dir, self.ready, self.log)
+        self._schedule(self.builder)
+        handler = _Events(self.changed_paths)
         for folder in (self.config.content_dir, self.config.templates_dir, self.config.static_dir):
             self._observer.schedule(handler, str(folder), recursive=True)
         self._observer.start()
         threading.Thread(target=self._loop, daemon=True, name="rebuild").start()
 
+    def _restore(self) -> BuildState:
+        """The state this watch mode left, if its output is still there; else a clean start."""
+        claim_output_dir(self.config)
+        state = BuildState.restore(state_file(self.config, "watch"), identity(self.config))
+        if not state.outputs or not (self.out_dir / MARKER).is_file():
+            state = BuildState(identity(self.config))
+            shutil.rmtree(self.out_dir, ignore_errors=True)  # ours alone: start clean, so state matches disk
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        (self.out_dir / MARKER).write_text("Built by build.py --watch.\n")
+        for file in [file for file, record in state.outputs.items() if signature(self.out_dir / file) != record.signature]:
+            state.groups.pop(state.outputs.pop(file).group, None)  # edited or removed by hand: made again
+        if not (self.out_dir / INDEX_DIR / "pagefind-entry.json").is_file():
+            state.derived.pop(SEARCH, None)
+        return state
+
     def stop(self) -> None:
         self._stop.set()
         self._wake.set()
-        for job in (self.search, self.similarity, self.links, self.review, self.worker):
-            job.stop()
+        for job in (*self.jobs.values(), self.search, self.worker):
+            if job:
+                job.stop()
         self._observer.stop()
         self._observer.join(timeout=5)
+        self.save()
 
-    def changed(self, paths: list[Path], rescan: bool = False) -> None:
-        """Called from the observer's thread: note the paths, wake the rebuild loop."""
+    def save(self) -> None:
+        """Leave the state for the next session (the rebuild loop saves it in quiet moments)."""
         with self._lock:
-            if rescan or self._changed is None:
-                self._changed = None  # a folder moved: look at every file
-            else:
-                self._changed.update(paths)
+            if self.builder and not self._saved:
+                self.builder.state.save(state_file(self.config, "watch"))
+                self._saved = True
+
+    def requested(self, path: str) -> None:
+        """A reader asks for `path` (from a request's thread): if its page is waiting to be
+        rewritten, rewrite it now."""
+        if self.builder is not None:
+            self.builder.writer.write_now(urls.file_of(path.lstrip("/")))
+
+    def changed_paths(self, paths: list[Path]) -> None:
+        """Called from the observer's thread: what the paths are, as a change set."""
+        self.changed(ChangeSet.of_paths(paths, self.config))
+
+    def ready(self, result: Ready) -> None:
+        """A background job's result, handed back to the builder as a change."""
+        self.changed(ChangeSet.of_result(result))
+
+    def changed(self, changes: ChangeSet) -> None:
+        """Note a change set, and wake the rebuild loop (from any thread)."""
+        if not changes:
+            return
+        with self._lock:
+            self._changes = self._changes | changes
         self._last_event = time.perf_counter()
         self._wake.set()
+
+    def _edited(self) -> bool:
+        """Whether files changed since the rebuild began (a background result can wait)."""
+        return bool(replace(self._changes, ready=())) or self._stop.is_set()
 
     def _loop(self) -> None:
         while not self._stop.is_set():
@@ -116,45 +165,81 @@ class Watcher:
                 self.server.reload()
 
     def _next_rebuild(self) -> None:
-        """Wait for a change, then for a quiet moment, then rebuild what changed."""
-        self._wake.wait()
+        """Wait for a change, then for a quiet moment, then rebuild what changed; save the state
+        once edits have paused."""
+        if not self._wake.wait(SAVE_AFTER_SECONDS):
+            self.save()
+            return
         while time.perf_counter() - self._last_event < QUIET_SECONDS:
             time.sleep(QUIET_SECONDS / 4)
         self._wake.clear()
         with self._lock:
-            changed, self._changed = self._changed, set()
-        if not self._stop.is_set():
-            self.rebuild(changed)
+            changes, self._changes = self._changes, ChangeSet()
+        if self._stop.is_set():
+            return
+        if changes.settings:
+            self._reconfigure()
+        elif changes.only_search:
+            self.builder.take(changes.ready)  # what the index was made from: no page shows it
+            self.server.reload(event="search")
+        elif changes:
+            self.rebuild(changes)
 
-    def rebuild(self, changed: set[Path] | None = None) -> bool:
-        """Rebuild in place; on failure show the errors and keep the last good pages.
+    def _reconfigure(self) -> None:
+        """content/site.yaml (or the whole content folder) changed: start again with its settings."""
+        site = read_site_settings(self.config.content_dir)
+        self.config = replace(self.config, title=site.title, tagline=site.description, noindex=site.preview)
+        self.builder = Builder(self.config, BuildState(identity(self.config)), self.out_dir, later=True)
+        shutil.rmtree(self.out_dir, ignore_errors=True)
+        self.out_dir.mkdir(parents=True)
+        (self.out_dir / MARKER).write_text("Built by build.py --watch.\n")
+        self.rebuild(ChangeSet.everything())
 
-        Related papers and the map come from the last similarity computation; if the papers'
-        words or tags changed, a new one starts in the background and rebuilds when done."""
+    def rebuild(self, changes: ChangeSet, first: bool = False) -> bool:
+        """Rebuild in place, the pages open in a browser first; on failure show the errors and
+        keep the last good pages. Related papers, the map and the review list come from their
+        last computation; what they need anew is worked out in the background."""
         started = time.perf_counter()
         report = Report()
-        version = self.overlay.rebuild_started()
+        open_pages = self.server.open_pages()
+        shown = [] if first else [urls.file_of(page.lstrip("/")) for page in open_pages]
         try:
-            result = self.builder.rebuild(self.out_dir, report, changed)
+            result = self.builder.build(changes, report, shown, None if first else self._shown_first, self._edited)
         except ContentError as error:
             return self._failed([str(d) for d in error.diagnostics])
         except Exception as error:  # never let a bug in one rebuild end the session
             return self._failed([f"internal error: {type(error).__name__}: {error}"])
         finally:
             self.rebuilds += 1
-            if self.builder.catalogue is not None:  # even if rendering failed: stale lists may be why
-                self.similarity.schedule(self.builder)
-                self.review.schedule(self.builder)
-        self._check_links(version, result)
-        event = _event_for(changed, result)
-        if changed != set() or result.written or result.removed:  # set(): only similarity moved
-            self.server.reload(event)
+            self._saved = False
+        self._reload_rest(result, changes, open_pages, self._check_links(result))
         took = (time.perf_counter() - started) * 1000
-        self.log(f"rebuilt in {took:.0f} ms: {len(result.written)} page(s) written, "
-                 f"{len(result.removed)} removed" + "".join(f"\n  {w}" for w in map(str, report.warnings)))
-        if self.config.search and event != "review" and (result.written or result.removed or changed != set()):
-            self.search.schedule()
+        self.log(f"rebuilt in {took:.0f} ms ({', '.join(changes.kinds) or 'first build'}): "
+                 f"{len(result.written)} page(s) written, {len(result.removed)} removed"
+                 + "".join(f"\n  {w}" for w in map(str, report.warnings)))
+        if not first:
+            self._schedule(self.builder)
         return True
+
+    def _shown_first(self, written: list[str]) -> None:
+        """The pages open in a browser and the edited papers' own, written: reload them now
+        (every page, if the errors shown over them changed)."""
+        if written:
+            changed = self.overlay.rebuilt(written, self._by_page(self.builder.links(written)))
+            self.server.reload(None if changed else self._paths(written))
+
+    def _reload_rest(self, result: RenderResult, changes: ChangeSet, open_pages: set[str], changed: bool) -> None:
+        """Reload the open pages the rest of the rebuild rewrote or removed (every page, after a
+        template or static file moved, or when the errors shown over them changed)."""
+        rest = [file for file in result.written if file not in result.first] + result.removed
+        if changed or changes.templates or changes.static:
+            self.server.reload()
+        elif pages := self._paths(rest) & (self.server.open_pages() | open_pages):
+            self.server.reload(pages)
+
+    @staticmethod
+    def _paths(files: list[str]) -> set[str]:
+        return {"/" + urls.path_of(file) for file in files}
 
     def _failed(self, lines: list[str]) -> bool:
         for line in lines:
@@ -165,40 +250,45 @@ class Watcher:
         self.server.reload()
         return False
 
-    def _check_links(self, version: int, result: RenderResult) -> None:
-        """Check at once the paper pages a rebuild wrote, where the links curators type live,
-        unless there are so many (the first build, a template edit) that the whole-site check
-        in the background should; list pages and the map wait for that check too. A link into
-        a page an edit removed sits on a page the rebuild did not rewrite: the whole-site check
-        finds it once edits settle."""
-        papers = [file for file in result.written if file.startswith(urls.PAPERS) and file.endswith("/index.html")]
-        now = papers if len(papers) <= CHECK_AT_ONCE else []
-        config = self.config
-        broken = check_links(self.out_dir, config.base_url, now, config.leaves_out, self.builder.drafts).broken
-        self.overlay.rebuilt([*now, *result.removed], self._by_page(broken))
-        if result.written or result.removed:
-            self.links.request(version)
+    def _check_links(self, result: RenderResult) -> bool:
+        """The links of the pages this rebuild wrote, or of every page when files came or went
+        (a link into a page an edit removed sits on a page the rebuild did not rewrite); whether
+        the errors shown over the pages changed."""
+        links = self.builder.links(None if result.added else result.written)
+        if result.added:
+            return self.overlay.site_checked(self._by_page(links))
+        return self.overlay.rebuilt([*result.written, *result.removed], self._by_page(links))
 
-    def _link_check_args(self) -> tuple:
-        return (self.out_dir, self.config.base_url, self.config.leaves_out, self.builder.drafts)
-
-    def _site_links_checked(self, version: int, broken: list[Broken]) -> None:
-        if not self.overlay.site_checked(version, self._by_page(broken)):
-            self.links.request(self.overlay.version)
-
-    def _by_page(self, broken: list[Broken]) -> dict[str, list[str]]:
+    def _by_page(self, links: LinkReport) -> dict[str, list[str]]:
         """Each broken link as the message that names its file and line."""
-        catalogue, found = self.builder.catalogue, {}
-        for each in written_by_curators(broken, catalogue):
-            found.setdefault(each.page, []).append(str(explain(each, catalogue, self.out_dir)))
+        found: dict[str, list[str]] = {}
+        for page, diagnostic in self.builder.broken(links, self.out_dir):
+            found.setdefault(page, []).append(str(diagnostic))
         return found
 
+    def _schedule(self, builder: Builder) -> None:
+        """The background work this catalogue needs: related papers and the review list whose
+        arguments moved, and the search shards whose pages did."""
+        for name, (key, args) in builder.wanted.items():
+            function = BACKGROUND[name][0]
+            if name in self.jobs:
+                self.jobs[name].request((name, key, function, args))
+        if self.config.search and self.search:
+            self._schedule_search(builder)
 
-def _event_for(changed: set[Path] | None, result: RenderResult) -> str:
-    """`review` when the background review list rewrote its page alone: only that page reloads,
-    not every tab a curator has open; else `reload`."""
-    only_review = changed == set() and not result.removed and list(result.written) == [urls.file_of(urls.REVIEW)]
-    return "review" if only_review else "reload"
+    def _schedule_search(self, builder: Builder) -> None:
+        if builder.catalogue is None:
+            return
+        outputs = builder.state.outputs
+        pages = sorted(file for file in outputs if urls.paper_of_file(file))
+        whole = index_key(pages, outputs)
+        known = builder.state.derived.get(SEARCH)
+        if known and known.key == whole:
+            return
+        shards = shards_of([paper.slug for paper in sorted(builder.catalogue.papers, key=lambda p: p.sort_key)])
+        made = {shard_folder(number): index_key(shard, outputs) for number, shard in enumerate(shards or [])}
+        unchanged = frozenset(folder for folder, key in made.items() if known and known.value.get(folder) == key)
+        self.search.request((SEARCH, whole, made, shards, unchanged))
 
 
 def serve_and_watch(config: SiteConfig, host: str, port: int) -> int:
@@ -215,6 +305,7 @@ def serve_and_watch(config: SiteConfig, host: str, port: int) -> int:
               file=sys.stderr)
     watcher = Watcher(config, server, log=lambda text: print(text, flush=True))
     watcher.start()
+    server.on_request = watcher.requested
     server.start()
     print(f"Serving {server.url} (watching {config.content_dir}, {config.templates_dir}, "
           f"{config.static_dir}; Ctrl-C to stop)", flush=True)

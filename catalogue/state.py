@@ -1,0 +1,278 @@
+"""The one build state: what a build knows between runs, and watch mode between rebuilds.
+
+A build reads files, derives values from them and makes pages; the state remembers each:
+
+- `sources`: every file read (papers, the vocabulary, the ledger, templates, static files), by
+  its `files.signature`, with what reading it gave: only a file whose signature moved is read
+  again, and `changes` compares them all with the disk to tell a build what moved while no
+  build was looking (the `ChangeSet` watch mode gets from file events);
+- `derived`: values worked out from the catalogue (related papers, the map's geometry, the
+  review list's costly parts), each under the key of its arguments;
+- `groups`: each page group under the key of its maker's arguments, with the files it makes,
+  the addresses it publishes and the templates it was rendered with;
+- `outputs`: each file written, under the key of its page and of what rendered it, with the
+  links and ids it holds, the paper it is about and what went wrong rendering it (so links
+  are checked and warnings reported without reading the site back);
+- `files`: the site's other files (static, assets, the search index) as written, and the
+  `outcome` of the last whole build.
+
+A maker receives only its inputs, so its key is its arguments by construction: nothing is
+declared twice, and nothing it reads can go unseen. Keys are `digest`s, equal for equal values
+in every process, so the state one run saves serves the next: `python build.py`, watch mode
+and `check` each keep theirs in the cache folder (their settings differ). Within one process,
+arguments equal to the last ones (mostly the same objects) skip the digest.
+
+Everything is thrown away when the code, the Python, a library that shapes the output or the
+build's settings change: `identity` names all of them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib.metadata
+import io
+import os
+import pickle
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from .changeset import SITE_FILES, ChangeSet
+from .config import PAPERS_DIR, TAXONOMY_FILE, SiteConfig
+from .files import Signature, signature, write_atomic
+from .report import Diagnostic
+
+if TYPE_CHECKING:
+    from .pages.checks import GroupFacts
+
+FORMAT = 1  # of the state file; raise it when a record changes shape
+PACKAGE = Path(__file__).resolve().parent
+LIBRARIES = ("jinja2", "markdown", "markupsafe", "latex2mathml", "nh3", "python-frontmatter", "pyyaml", "numpy",
+             "scipy", "pillow", "pagefind")
+
+
+def digest(value: object) -> bytes:
+    """16 bytes that are the same for equal values in any process: strings, numbers, bytes,
+    paths, tuples, lists, dicts (in their order), sets, and frozen dataclasses (by the fields
+    they compare, like `==`), nested in any way. What cannot be pickled cannot be digested."""
+    stream = io.BytesIO()
+    _Encoder(stream).dump(value)
+    return hashlib.blake2b(stream.getbuffer(), digest_size=16).digest()
+
+
+_PLAIN = (str, int, float, bytes, bool, tuple, list, dict, type(None))
+
+
+class _Encoder(pickle.Pickler):
+    """Pickle as a stable encoding: no memo (whether two equal values are one object never
+    changes the bytes), a set as its members' digests in order, and a dataclass as the digest
+    of its compared fields, left in a frozen one (which never changes) for the next time."""
+
+    def __init__(self, stream: io.BytesIO):
+        super().__init__(stream, protocol=pickle.HIGHEST_PROTOCOL)
+        self.fast = True
+
+    def persistent_id(self, obj: object) -> object:
+        if type(obj) in _PLAIN:
+            return None
+        if isinstance(obj, (set, frozenset)):
+            return ("set", sorted(map(digest, obj)))
+        if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+            return _dataclass_digest(obj)
+        return None
+
+
+def _dataclass_digest(obj: Any) -> bytes:
+    known = obj.__dict__.get("_digest") if hasattr(obj, "__dict__") else None
+    if known is None:
+        compared = tuple(getattr(obj, f.name) for f in dataclasses.fields(obj) if f.compare)
+        known = digest((type(obj).__module__, type(obj).__qualname__, compared))
+        if obj.__dataclass_params__.frozen and hasattr(obj, "__dict__"):
+            object.__setattr__(obj, "_digest", known)
+    return known
+
+
+class SourceRecord(NamedTuple):
+    """A file as last read: its signature, what reading it gave, and what was wrong with it."""
+
+    signature: Signature
+    value: Any = None
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+@dataclass(frozen=True)
+class GroupRecord:
+    """A page group as last made: the key of its maker's arguments, the key of the templates
+    and shared context its pages were rendered with, those templates, and what the plan's
+    checks need of its pages (`pages.checks.GroupFacts`)."""
+
+    key: bytes
+    rendered_with: bytes
+    templates: frozenset[str]
+    facts: GroupFacts
+
+
+@dataclass(frozen=True)
+class OutputRecord:
+    """A file as last written: the key of its page and of what rendered it, its signature on
+    disk (() when kept in memory only, as `check` does), the links and ids it holds, the paper
+    it is the page of ("" if none) and the warnings rendering it gave."""
+
+    key: bytes
+    group: str
+    signature: Signature = ()
+    links: tuple[bytes, ...] = ()
+    ids: frozenset[str] = frozenset()
+    source: str = ""
+    warnings: tuple[Diagnostic, ...] = ()
+
+
+class Outcome(NamedTuple):
+    """What the last whole build reported: its counts and warnings, which a build that finds
+    nothing changed reports again."""
+
+    counts: dict[str, int]
+    warnings: tuple[Diagnostic, ...]
+
+
+class Derived(NamedTuple):
+    """A value worked out from others, and the key of what it was worked out from."""
+
+    key: bytes
+    value: Any
+
+
+@dataclass
+class BuildState:
+    """What a build knows between runs (see the module's docstring)."""
+
+    identity: bytes
+    sources: dict[str, SourceRecord] = field(default_factory=dict)
+    derived: dict[str, Derived] = field(default_factory=dict)
+    groups: dict[str, GroupRecord] = field(default_factory=dict)
+    outputs: dict[str, OutputRecord] = field(default_factory=dict)
+    files: dict[str, Signature] = field(default_factory=dict)
+    outcome: Outcome | None = None
+    recent: dict[str, tuple] = field(default_factory=dict, repr=False)  # in memory only: see `key`
+
+    def __getstate__(self) -> dict:
+        return {name: value for name, value in self.__dict__.items() if name != "recent"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state, recent={})
+
+    def key(self, name: str, function: Callable, args: tuple) -> bytes:
+        """The key of `function` called with `args`, for what is known as `name`: their digest,
+        or, when `args` equal the last ones given for `name` in this process, the last key."""
+        recent = self.recent.get(name)
+        if recent is not None and recent[0] is function and recent[1] == args:
+            return recent[2]
+        key = digest((function.__module__, function.__qualname__, args))
+        self.recent[name] = (function, args, key)
+        return key
+
+    def derive(self, name: str, function: Callable, *args: Any) -> Any:
+        """`function(*args)`, worked out again only when its key moved."""
+        key = self.key(name, function, args)
+        known = self.derived.get(name)
+        if known is None or known.key != key:
+            known = self.derived[name] = Derived(key, function(*args))
+        return known.value
+
+    def read(self, path: Path, read: Callable[[Path], tuple[Any, tuple[Diagnostic, ...]]],
+             force: bool = False) -> SourceRecord:
+        """The record of `path`, read again with `read` (which gives its value and diagnostics,
+        and says what a missing file is) only if its signature moved, it was never read, or
+        `force`."""
+        now = signature(path)
+        known = self.sources.get(str(path))
+        if force or known is None or known.signature != now:
+            value, diagnostics = read(path)
+            known = self.sources[str(path)] = SourceRecord(now, value, tuple(diagnostics))
+        return known
+
+    def changes(self, config: SiteConfig) -> ChangeSet:
+        """What changed on disk since this state was left: every input file that is new, gone or
+        not as last read. Nothing known (a first build): everything."""
+        if not self.sources:
+            return ChangeSet.everything()
+        found = {str(path): signature(path) for path in inputs(config)}
+        moved = [Path(path) for path, now in found.items()
+                 if (known := self.sources.get(path)) is None or known.signature != now]
+        moved += [Path(path) for path in self.sources if path not in found]
+        return ChangeSet.of_paths(moved, config)
+
+    @classmethod
+    def restore(cls, path: Path | None, identity: bytes) -> BuildState:
+        """The state saved at `path` if it is for this identity; else an empty one."""
+        if path is not None:
+            try:
+                with path.open("rb") as stream:
+                    if pickle.load(stream) == identity:  # read first: a stale state is never unpickled
+                        state = pickle.load(stream)
+                        if isinstance(state, cls):
+                            return state
+            except Exception:  # noqa: BLE001 (none yet, an older format, or cut short: start afresh)
+                pass
+        return cls(identity)
+
+    def save(self, path: Path | None) -> None:
+        if path is not None:
+            data = pickle.dumps(self.identity, protocol=pickle.HIGHEST_PROTOCOL) + pickle.dumps(
+                self, protocol=pickle.HIGHEST_PROTOCOL)
+            write_atomic(path, data)
+
+
+def state_file(config: SiteConfig, mode: str) -> Path | None:
+    """Where a mode (`build`, `watch`, `check`) keeps its state for an output folder: each has
+    settings of its own, and a build into another folder has other files to start from."""
+    if config.cache_dir is None:
+        return None
+    return config.cache_dir / f"state-{mode}-{digest(str(config.out_dir.absolute())).hex()[:12]}.pickle"
+
+
+def identity(config: SiteConfig) -> bytes:
+    """What a saved state must share with this build to be of use: the code, the Python, the
+    libraries that shape the output, and the settings."""
+    return digest((FORMAT, code_version(), config))
+
+
+def code_version() -> str:
+    """The package's own code, the Python running it and the libraries that shape the output."""
+    found = hashlib.sha256(sys.version.encode())
+    for path in sorted(PACKAGE.rglob("*")):
+        if path.suffix in (".py", ".js") and "__pycache__" not in path.parts:
+            found.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
+    for name in LIBRARIES:
+        try:
+            found.update(f"{name}={importlib.metadata.version(name)}".encode())
+        except importlib.metadata.PackageNotFoundError:
+            found.update(f"{name}=none".encode())
+    return found.hexdigest()
+
+
+def inputs(config: SiteConfig) -> Iterator[Path]:
+    """Every file a build reads: the papers, the vocabulary and the ledger, the templates and
+    the static files (named as the stages that read them name them)."""
+    yield from _files_in(config.content_dir / PAPERS_DIR, recursive=False)
+    for name in (TAXONOMY_FILE, *SITE_FILES):
+        yield config.content_dir / name
+    if config.ledger:
+        yield config.ledger
+    yield from _files_in(config.templates_dir, recursive=True)
+    yield from _files_in(config.static_dir, recursive=True)
+
+
+def _files_in(folder: Path, recursive: bool) -> Iterator[Path]:
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False) and recursive:
+            yield from _files_in(folder / entry.name, recursive)
+        elif not entry.is_dir():
+            yield folder / entry.name
