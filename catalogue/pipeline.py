@@ -1,58 +1,32 @@
 """The build as a script of stages: load → relate → plan → render and write → links → index →
-swap, over one build state (`state.BuildState`) and one change set (`changeset.ChangeSet`).
-`Builder.build` takes what changed and redoes what it reaches; a build from the command line
-(`build_site`), watch mode (`serve.watch`) and `check_site` differ only in the state they start
-from, where they write and what they leave out."""
+swap. `build_site` is the command line's build, from the state the last one left, into a
+staging folder swapped in whole; `check_site` is `build.py check`, every check of a build, in
+memory. Both run a `Builder` (catalogue/builder.py), as watch mode does (serve/watch.py)."""
 
 from __future__ import annotations
 
 import shutil
-import threading
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import urls
-from .changeset import ChangeSet, Ready
-from .config import PAPERS_DIR, REDIRECTS_FILE, SiteConfig
-from .content.history import History, read_history
+from .builder import REVIEW, Builder, RenderResult
+from .changeset import ChangeSet
+from .config import SiteConfig
 from .content.history import state as history_state
-from .content.loader import ContentLoader
-from .content.model import Catalogue, Paper
+from .content.model import Catalogue
+from .files import signature
 from .ledger import record
-from .output.links import LinkReport, check_links, explain, written_by_curators
-from .output.search import INDEX_DIR, index_key, index_site, search_files, shard_folder, shards_of
-from .output.static import fingerprint_assets, sync_static, write_assets
-from .output.swap import MARKER, claim_output_dir, intact, seed, staging_dir, swap_in
-from .output.writer import Made, SiteWriter
-from .pages.checks import CheckedPlan, check_plan
-from .pages.lists import navigation
-from .pages.page import PageGroup
-from .pages.planner import Plan
+from .output.search import INDEX_DIR, SEARCH, index_site, search_files, to_reindex
+from .output.swap import MARKER, claim_output_dir, forget_damaged, intact, keep_spare, seed, staging_dir, swap_in
 from .progress import Stages
 from .relate.review import Costly, costly_parts
-from .relate.similarity import Similarity, related_papers, texts
-from .render.renderer import PageRenderer
-from .report import ContentError, Diagnostic, Report
-from .files import signature
+from .report import ContentError, Report
 from .state import BuildState, Derived, Outcome, digest, identity, state_file
 
-SIMILARITY_INLINE_LIMIT = 200  # papers: up to here related papers take ~20 ms, so a rebuild waits for them
+HISTORY = "history"  # what the git history was read from, as the build state keeps it
 EXTERNAL_LINKS = "external-links.txt"  # in the cache folder: every outside address the site links to
-SIMILARITY, REVIEW, SEARCH, HISTORY = "similarity", "review", "search", "history"  # derived values, by name
-
-
-@dataclass(frozen=True)
-class RenderResult:
-    """What one build did: the files it wrote (`first`: the pages a reader was looking at, and
-    the edited papers' own), those it removed, and what its checked plan makes and publishes."""
-
-    plan: CheckedPlan
-    written: list[str]
-    removed: list[str]
-    first: list[str]
-    added: bool  # files were added or removed, or a page's ids moved: every page's links are checked again
 
 
 @dataclass(frozen=True)
@@ -64,173 +38,6 @@ class BuildResult:
     redirects: int = 0
     stages: dict[str, float] | None = None  # seconds per stage
     rendered: int = 0  # files rendered by this build; the others were the last build's
-
-
-class Builder:
-    """Every stage over one build state: each build redoes only what its change set reaches,
-    into `out_dir` (None: in memory only, as `check` does).
-
-    With `later` (watch mode), a build of a catalogue larger than SIMILARITY_INLINE_LIMIT
-    renders with the related papers last worked out, and so does the review page; `wanted`
-    then says what to work out in the background, which comes back as a `Ready` result.
-    """
-
-    def __init__(self, config: SiteConfig, state: BuildState | None = None, out_dir: Path | None = None,
-                 stages: Stages | None = None, later: bool = False):
-        self.config, self.out_dir = config, out_dir
-        self.state = state if state is not None else BuildState(identity(config))
-        self.stages = stages or Stages()
-        self.later = later
-        self.loader = ContentLoader(config.content_dir, config.ledger, self.state)
-        self.renderer = PageRenderer(config, self.state)
-        self.writer = SiteWriter(self.renderer, self.state, out_dir)
-        self.catalogue: Catalogue | None = None  # the last one loaded
-        self.history: History | None = None  # the papers' git history, read at a builder's first load
-        self.wanted: dict[str, tuple] = {}  # background work: name → (key, arguments)
-        self._planned = 0  # the revision of the catalogue last planned
-
-    def build(self, changes: ChangeSet, report: Report, first: Collection[str] = (),
-              shown_first: Callable[[list[str]], None] | None = None,
-              stop: Callable[[], bool] = lambda: False) -> RenderResult:
-        """Bring the output up to date with `changes`; raises ContentError, writing nothing, if the
-        content or the plan is wrong. With `shown_first` (watch mode), the groups of the files in
-        `first` (the pages open in a browser) and of the papers just edited are made, written and
-        handed to it before the rest; `stop()` ends the rest early for a newer change."""
-        self.take(changes.ready)
-        self.writer.ids_moved = False
-        with self.stages("load"):
-            catalogue = self._load(changes, report)
-        with self.stages("relate"):
-            similarity = self._similarity(catalogue)
-        with self.stages("plan"):
-            plan = Plan(self.config, catalogue, similarity, self.history, self._review(catalogue))
-            self._prepare(plan)
-        early = self._write_first(plan, first, changes) if shown_first else []
-        if shown_first:
-            shown_first(early)
-        with self.stages("plan"):
-            self._want(catalogue)
-            groups, made, checked = self._plan(plan)
-        with self.stages("render"):
-            known = set(self.state.outputs)
-            written = self.writer.write(made, stop)
-            if stop():
-                self.writer.forget(made)
-            removed = self.writer.remove_vanished(groups, checked.files)
-            write_assets(self.assets, self.out_dir, self.state)
-            sync_static(self.config.static_dir, self.out_dir, self.state)
-        self._planned = catalogue.revision
-        added = bool(removed) or bool(set(self.state.outputs) - known) or self.writer.ids_moved
-        return RenderResult(checked, early + written, removed, early, added)
-
-    def take(self, results: tuple[Ready, ...]) -> None:
-        """Background results handed back: each is what its name is known by from now on."""
-        for result in results:
-            self.state.derived[result.name] = Derived(result.key, result.value)
-
-    def _load(self, changes: ChangeSet, report: Report) -> Catalogue:
-        """The catalogue, read again where `changes` say content moved. The history is read at a
-        builder's first load only: an edit in watch mode makes no commit."""
-        if self.catalogue is not None and not changes.content:
-            return self.catalogue
-        papers_dir = self.config.content_dir / PAPERS_DIR
-        rescan = changes.settings or any(path == papers_dir or path.is_dir() for path in changes.papers)
-        catalogue = self.loader.load(report, self.config.drafts, changes.papers, rescan)
-        if self.catalogue is None:
-            self.history = read_history(self.config.content_dir, self.config.cache_dir)
-        self.catalogue = catalogue
-        return catalogue
-
-    def _similarity(self, catalogue: Catalogue) -> Similarity:
-        """Related papers and the map: worked out now, unless a build in watch mode of a large
-        catalogue can show the last ones while `wanted` asks for the new ones."""
-        known = self.state.derived.get(SIMILARITY)
-        if self.later and known and len(catalogue.papers) > SIMILARITY_INLINE_LIMIT:
-            return known.value
-        return self.state.derive(SIMILARITY, related_papers, texts(catalogue))
-
-    def _review(self, catalogue: Catalogue) -> Costly | None:
-        """The review page's costly part, as last worked out (watch mode works it out later)."""
-        known = self.state.derived.get(REVIEW)
-        return known.value if self.config.curating and known else None
-
-    def _want(self, catalogue: Catalogue) -> None:
-        """What watch mode should work out in the background for this catalogue: related papers
-        and the review page's costly part whose arguments moved (after the first pages: their
-        keys take a few milliseconds at 10,000 papers)."""
-        self.wanted = {}
-        for name, function, args in ((SIMILARITY, related_papers, (texts(catalogue),)),
-                                     (REVIEW, costly_parts, (tuple(catalogue.papers), catalogue.taxonomy))):
-            if name == REVIEW and not self.config.curating:
-                continue
-            key = self.state.key(name, function, args)
-            known = self.state.derived.get(name)
-            if known is None or known.key != key:
-                self.wanted[name] = (key, args)
-
-    def _prepare(self, plan: Plan) -> None:
-        """The templates and what every page shares: the navigation and the assets."""
-        self.assets = fingerprint_assets(self.config.static_dir)
-        self.renderer.prepare(navigation(plan.tally), plan.catalogue.taxonomy,
-                              {name: path for name, (path, _) in self.assets.items()})
-
-    def _write_first(self, plan: Plan, first: Collection[str], changes: ChangeSet) -> list[str]:
-        """Make and write the groups of the pages in `first` and of the papers just edited (not
-        after a template or static file moved: then every page is the reader's first)."""
-        if changes.templates or changes.static or changes.settings:
-            return []
-        edited = plan.catalogue.changes_since(self._planned)
-        ids = [record.group for file in first if (record := self.state.outputs.get(file))]
-        ids += [] if edited.everything else [f"paper:{paper.slug}" for change in edited.papers
-                                               for paper in change.papers]
-        groups = [group for group in map(plan.group, dict.fromkeys(ids)) if group is not None]
-        return self.writer.write(self.writer.made(groups))
-
-    def _plan(self, plan: Plan) -> tuple[list[PageGroup], list[Made], CheckedPlan]:
-        """Every group, the groups made anew, and the checked plan (the sitemap made last, from
-        where the other pages are)."""
-        groups = plan.groups()
-        made = self.writer.made(groups)
-        facts = self.writer.facts(groups, made)
-        sitemap = plan.sitemap(tuple(path for _, each in facts for path in each.sitemap))
-        if sitemap:
-            groups.append(sitemap)
-            made += self.writer.made([sitemap])
-            facts = self.writer.facts(groups, made)
-        ledger = (self.config.ledger, self.loader.published) if self.config.ledger else None
-        checked = check_plan(facts, plan.catalogue.redirects, ledger, self.config.content_dir / REDIRECTS_FILE,
-                             self.config.leaves_out)
-        return groups, made, checked
-
-    def links(self, only: Collection[str] | None = None) -> LinkReport:
-        """The links of the pages in `only` (None: every page), checked from what the state keeps."""
-        state, config = self.state, self.config
-        return check_links(state.outputs, set(state.outputs) | set(state.files), config.base_url, only,
-                           config.leaves_out, self.drafts)
-
-    @property
-    def drafts(self) -> frozenset[str]:
-        """The files made only for draft papers."""
-        return frozenset().union(*(record.facts.drafts for record in self.state.groups.values()))
-
-    def paper_of(self, file: str) -> Paper | None:
-        """The paper `file` is the page of, as the renderer recorded it."""
-        known = self.state.outputs.get(file)
-        if known is None or not known.source or self.catalogue is None:
-            return None
-        return self.catalogue.by_slug.get(known.source) or self.catalogue.withdrawn.get(known.source)
-
-    def broken(self, report: LinkReport, site: Path) -> list[tuple[str, Diagnostic]]:
-        """Each broken link that counts (see `written_by_curators`): its page, and the message
-        that names the paper file and line writing it (else the page in `site`)."""
-        return [(each.page, explain(each, self.paper_of, site))
-                for each in written_by_curators(report.broken, self.paper_of)]
-
-    @property
-    def warnings(self) -> list[Diagnostic]:
-        """What rendering the pages gave (formulas shown as code), at the papers' lines."""
-        return sorted({w for record in self.state.outputs.values() for w in record.warnings},
-                      key=lambda d: (str(d.path), d.line, d.message))
 
 
 def build_site(config: SiteConfig, report: Report, stages: Stages | None = None,
@@ -291,7 +98,7 @@ def _build_into(config: SiteConfig, staging: Path, out_dir: Path, state: BuildSt
     """Every stage up to the swap, into `staging`, which starts as a copy (hard links) of the
     files of the last output that are as the state says."""
     with stages("restore"):
-        _forget_damaged(state, seed(out_dir, staging, _output_files(state)))
+        forget_damaged(state, seed(out_dir, staging, _output_files(state)))
     builder = Builder(config, state, staging, stages)
     result = builder.build(changes, report)
     stages.show_for(len(builder.catalogue.papers))
@@ -303,17 +110,6 @@ def _build_into(config: SiteConfig, staging: Path, out_dir: Path, state: BuildSt
         with stages("search"):
             _index(builder, staging, out_dir, report)
     return builder, result
-
-
-def _forget_damaged(state: BuildState, kept: set[str]) -> None:
-    """What the last output no longer holds as the state says (someone edited site/, or removed
-    it) is made again: its record goes, and with it its group's (or the search index's)."""
-    for file in [file for file in state.outputs if file not in kept]:
-        state.groups.pop(state.outputs.pop(file).group, None)
-    for file in [file for file in state.files if file not in kept]:
-        del state.files[file]
-        if file.startswith(f"{INDEX_DIR}/"):
-            state.derived.pop(SEARCH, None)
 
 
 def _check_links(builder: Builder, only: Collection[str] | None, out_dir: Path) -> None:
@@ -333,19 +129,14 @@ def _index(builder: Builder, staging: Path, out_dir: Path, report: Report) -> No
     """Index the staged site unless the last index was made from the same pages (by their
     records' keys); in shards, running Pagefind only for those whose pages changed. The index's
     files are then the site's, recorded like any other."""
-    state, outputs = builder.state, builder.state.outputs
-    pages = sorted(file for file in outputs if urls.paper_of_file(file))
-    whole = index_key(pages, outputs)
-    known = state.derived.get(SEARCH)
-    if known and known.key == whole:
+    state = builder.state
+    wanted = to_reindex(state, builder.titles())
+    if wanted is None:
         return
-    shards = shards_of([paper.slug for paper in sorted(builder.catalogue.papers, key=lambda p: p.sort_key)])
-    made = {shard_folder(number): index_key(shard, outputs) for number, shard in enumerate(shards or [])}
-    unchanged = frozenset(folder for folder, key in made.items() if known and known.value.get(folder) == key)
-    if not index_site(staging, shards=shards, unchanged=unchanged):
+    if not index_site(staging, shards=wanted.shards, unchanged=wanted.unchanged):
         report.warning(out_dir / INDEX_DIR, 0, "Pagefind wrote its index in a layout search.make_stable does not "
                        "know, so two builds may differ in it (search works)", "update make_stable for this Pagefind")
-    state.derived[SEARCH] = Derived(whole, made)
+    state.derived[SEARCH] = Derived(wanted.key, wanted.made)
     for file in [file for file in state.files if file.startswith(f"{INDEX_DIR}/")]:
         del state.files[file]
     state.files.update((file, signature(staging / file)) for file in search_files(staging))
@@ -353,8 +144,8 @@ def _index(builder: Builder, staging: Path, out_dir: Path, report: Report) -> No
 
 def _finish(builder: Builder, result: RenderResult, history: bytes, old_site: Path | None, report: Report,
             started: float) -> BuildResult:
-    """Add what the build published to the ledger, and leave its state in the cache folder while
-    the old site is removed, on the other core."""
+    """Add what the build published to the ledger, keep the old site as the next build's
+    staging folder, and leave the state in the cache folder."""
     config, state, stages = builder.config, builder.state, builder.stages
     if config.ledger and not config.drafts:
         record(config.ledger, set(result.plan.published))
@@ -363,13 +154,9 @@ def _finish(builder: Builder, result: RenderResult, history: bytes, old_site: Pa
               "files": len(result.plan.files), "redirects": result.plan.redirects}
     state.outcome = Outcome(counts, tuple(report.warnings))
     state.derived[HISTORY] = Derived(history, None)
-    removing = threading.Thread(target=shutil.rmtree, args=(old_site,), kwargs={"ignore_errors": True})
-    if old_site:
-        removing.start()
+    keep_spare(old_site, config.out_dir.resolve())
     with stages("save"):
         state.save(state_file(config, "build"))
-    if old_site:
-        removing.join()
     stages.finish()
     return BuildResult(counts["pages"], counts["papers"], time.perf_counter() - started, counts["files"],
                        counts["redirects"], dict(stages.seconds), len(result.written))

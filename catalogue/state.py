@@ -56,40 +56,57 @@ LIBRARIES = ("jinja2", "markdown", "markupsafe", "latex2mathml", "nh3", "python-
 
 def digest(value: object) -> bytes:
     """16 bytes that are the same for equal values in any process: strings, numbers, bytes,
-    paths, tuples, lists, dicts (in their order), sets, and frozen dataclasses (by the fields
-    they compare, like `==`), nested in any way. What cannot be pickled cannot be digested."""
+    paths, tuples, lists, dicts (in their order) and frozen dataclasses (by the fields they
+    compare, like `==`), nested in any way. A set is digested in its order, which a string's
+    hash makes differ between processes: a value to digest holds tuples, not sets (a set would
+    only cost a needless rebuild, never a stale page). What cannot be pickled cannot be digested."""
     stream = io.BytesIO()
     _Encoder(stream).dump(value)
     return hashlib.blake2b(stream.getbuffer(), digest_size=16).digest()
 
 
-_PLAIN = (str, int, float, bytes, bool, tuple, list, dict, type(None))
+class _Reductions(dict):
+    """How the digest's pickler writes a type it has no fast path for (by type: pickle looks
+    here only for those, so strings, numbers and tuples never leave its C code)."""
+
+    def __missing__(self, kind: type) -> Callable[[Any], tuple]:
+        if dataclasses.is_dataclass(kind):
+            self[kind] = _reduce_dataclass
+        elif issubclass(kind, tuple) and hasattr(kind, "_fields"):  # a NamedTuple: as a plain tuple, in C
+            self[kind] = _reduce_named_tuple
+        else:
+            raise KeyError(kind)  # pickle's own way
+        return self[kind]
 
 
 class _Encoder(pickle.Pickler):
     """Pickle as a stable encoding: no memo (whether two equal values are one object never
-    changes the bytes), a set as its members' digests in order, and a dataclass as the digest
-    of its compared fields, left in a frozen one (which never changes) for the next time."""
+    changes the bytes), and a dataclass as the digest of its compared fields, left in a frozen
+    one (which never changes) for the next time."""
+
+    dispatch_table = _Reductions()
 
     def __init__(self, stream: io.BytesIO):
         super().__init__(stream, protocol=pickle.HIGHEST_PROTOCOL)
         self.fast = True
 
-    def persistent_id(self, obj: object) -> object:
-        if type(obj) in _PLAIN:
-            return None
-        if isinstance(obj, (set, frozenset)):
-            return ("set", sorted(map(digest, obj)))
-        if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-            return _dataclass_digest(obj)
-        return None
+
+def _reduce_dataclass(obj: Any) -> tuple:
+    return (_dataclass, (type(obj).__module__, type(obj).__qualname__, _dataclass_digest(obj)))
+
+
+def _reduce_named_tuple(obj: tuple) -> tuple:
+    return (type(obj), tuple(obj))
+
+
+def _dataclass(*parts: object) -> None:
+    """What a dataclass's digest names (never called: a digest is never unpickled)."""
 
 
 def _dataclass_digest(obj: Any) -> bytes:
     known = obj.__dict__.get("_digest") if hasattr(obj, "__dict__") else None
     if known is None:
-        compared = tuple(getattr(obj, f.name) for f in dataclasses.fields(obj) if f.compare)
-        known = digest((type(obj).__module__, type(obj).__qualname__, compared))
+        known = digest(tuple(getattr(obj, f.name) for f in dataclasses.fields(obj) if f.compare))
         if obj.__dataclass_params__.frozen and hasattr(obj, "__dict__"):
             object.__setattr__(obj, "_digest", known)
     return known

@@ -10,9 +10,9 @@ import sys
 from collections.abc import Collection
 from pathlib import Path
 
+from catalogue.builder import Builder, RenderResult
 from catalogue.changeset import ChangeSet
 from catalogue.config import PROJECT_ROOT, SiteConfig
-from catalogue.pipeline import Builder, RenderResult
 from catalogue.report import Report
 
 CODE = ("build.py", "catalogue", "templates", "static")  # what `python build.py` needs, content aside

@@ -9,7 +9,9 @@ from helpers import tree
 from catalogue.check import curation_report
 from catalogue.config import PROJECT_ROOT
 from catalogue.content.loader import load_catalogue
+from catalogue.pipeline import check_site
 from catalogue.relate.duplicates import near_duplicates
+from catalogue.render.renderer import PageRenderer
 from catalogue.report import Report
 
 LONG = ("We compress the key-value cache of long-context language models by keeping the tokens "
@@ -135,3 +137,27 @@ def test_a_merge_conflict_in_a_template_or_a_stylesheet_is_an_error(scratch, tmp
         done = run_check("--content", str(scratch.content), f"--{folder}", str(copy))
         assert done.returncode == 1 and f"{copy / name}:1: an unresolved merge conflict" in done.stderr
         shutil.rmtree(copy)
+
+
+def test_check_starts_from_the_state_the_last_check_left(small_site, monkeypatch):
+    """A second check renders nothing; one after an edit renders what the edit reaches; each
+    reports what a check from scratch reports."""
+    rendered: list[str] = []
+    render = PageRenderer.render
+    monkeypatch.setattr(PageRenderer, "render", lambda self, page: rendered.append(page.file) or render(self, page))
+
+    def check(cache: str) -> list[str]:
+        report = Report()
+        rendered.clear()
+        check_site(small_site.config(social_images=False, cache_dir=small_site.root / cache), report)
+        return [str(d) for d in report.diagnostics]
+    samba = small_site.content / "papers/samba.md"
+    samba.write_text(samba.read_text().replace("$x_1 * y_2$", "$\\frac{x$"))  # a warning to report again
+    first = check(".cache")
+    everything = len(rendered)
+    assert any("formula shown as TeX code" in line for line in first) and everything > 30
+    assert check(".cache") == first and rendered == []
+    samba.write_text(samba.read_text().replace("hybrid of Mamba", "hybrid of Mamba 2"))
+    again, incremental = check(".cache"), list(rendered)
+    assert again == check(".fresh-cache") and 0 < len(incremental) < everything
+    assert "papers/samba/index.html" in incremental

@@ -15,7 +15,7 @@ LAYERS = [
     {"pages"},
     {"render"},
     {"output"},
-    {"pipeline"},
+    {"builder", "pipeline"},
     {"serve", "check", "curate"},
     {"cli"},
 ]

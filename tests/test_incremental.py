@@ -1,5 +1,6 @@
 """Incremental rebuilds give the bytes of a clean build, and rewrite only what an edit touches."""
 
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -7,7 +8,8 @@ import pytest
 from conftest import paper
 from helpers import built, differences, rebuild, tree
 
-from catalogue.report import ContentError
+from catalogue.changeset import ChangeSet
+from catalogue.report import ContentError, Report
 
 
 def clean_build(project, config, folder: Path) -> dict[str, bytes]:
@@ -35,6 +37,7 @@ def live(small_site, tmp_path):
         assert not (different := differences(clean, tree(config.out_dir), ("clean", "incremental"))), different
         return result
 
+    rebuild_and_compare.builder = builder
     return small_site, tmp_path, rebuild_and_compare
 
 
@@ -179,3 +182,55 @@ def test_withdrawing_a_paper_and_restoring_it_equals_a_clean_build(live):
     samba.write_text(good)
     rebuild(samba)
     assert "data-pagefind-body" in (root / "live/papers/samba/index.html").read_text()
+
+
+# One edit of each kind of change a change set names, saved as editors save (a new file renamed
+# over the old), and rebuilt with its path as watch mode passes it: (file, old text, new text).
+KINDS = {
+    "papers": ("content/papers/icv.md", "In-context Vectors", "In-context Vectors, Revisited"),
+    "vocabulary": ("content/taxonomy.yaml", "label: Sparse attention", "label: Sparse and local attention"),
+    "site: venues": ("content/venues.yaml", "title: International Conference on Learning",
+                     "title: The International Conference on Learning"),
+    "site: authors": ("content/authors.yaml", None, "authors:\n  - [Ada King Lovelace, Ada Lovelace]\n"),
+    "site: redirects": ("content/redirects.txt", None, "/papers/rocket-kv/ /papers/rocketkv/\n"),
+    "templates": ("templates/theme.html", "</h1>", "</h1>\n<p>Edited.</p>"),
+    "static": ("static/style.css", "}", "}\n/* edited */", ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_each_kind_of_change_as_watch_mode_names_it_gives_a_clean_builds_bytes(live, kind):
+    project, root, rebuild = live
+    name, old, new = KINDS[kind]
+    path = (root if name.startswith(("templates", "static")) else project.root) / name
+    text = new if old is None else path.read_text(encoding="utf-8").replace(old, new, 1)
+    assert old is None or old in path.read_text(encoding="utf-8")
+    saving = path.with_name(f".{path.name}.swp")
+    saving.write_text(text, encoding="utf-8")
+    os.replace(saving, path)
+    result = rebuild(path)  # compared with a clean build
+    assert result.written, kind
+
+
+def test_a_page_asked_for_before_it_is_rewritten_is_rewritten_at_once(live):
+    """Watch mode writes the pages open in a browser and the edited paper's own first; a page a
+    reader asks for before the rest is written is rewritten on the spot, and not again."""
+    project, root, rebuild = live
+    builder = rebuild.builder
+    rocketkv = project.content / "papers/rocketkv.md"
+    rocketkv.write_text(rocketkv.read_text().replace("Two-Stage", "Three-Stage"))
+    asked, seen, on_request = "tags/kv-cache/index.html", [], []
+    render, renders = builder.renderer.render, []
+    builder.renderer.render = lambda page: renders.append(page.file) or render(page)
+
+    def between_groups() -> bool:  # asked while planning, then between groups
+        if not on_request and asked in builder.writer.waiting:
+            assert "Three-Stage" not in (root / "live" / asked).read_text()
+            on_request.append(builder.writer.write_now(asked))  # as a request's thread asks
+            assert "Three-Stage" in (root / "live" / asked).read_text()
+        return False
+    result = builder.build(ChangeSet.of_paths([rocketkv], builder.config), Report(), first=["papers/index.html"],
+                           shown_first=seen.extend, stop=between_groups)
+    assert seen == result.first and {"papers/rocketkv/index.html", "papers/index.html"} <= set(seen)
+    assert on_request == [True] and asked in result.written and renders.count(asked) == 1  # once, on request
+    rebuild()  # compared with a clean build

@@ -9,6 +9,7 @@ import queue
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -337,10 +338,10 @@ def test_no_event_is_lost_when_two_come_at_once(tmp_path):
 def test_related_papers_refreshed_in_the_background_end_as_a_clean_build(small_site, monkeypatch):
     """At scale, watch mode renders with the last related papers and works out new ones in the
     background; once it settles the output is the clean build's. Here the inline limit is 0."""
-    from catalogue import pipeline
+    from catalogue import builder
     from catalogue.serve.server import DevServer
     from catalogue.serve.watch import Watcher
-    monkeypatch.setattr(pipeline, "SIMILARITY_INLINE_LIMIT", 0)
+    monkeypatch.setattr(builder, "SIMILARITY_INLINE_LIMIT", 0)
     root = small_site.root
     config = small_site.config(search=False, drafts=True, site_files=False, out_dir=root / "out")
     server = DevServer(config.out_dir, port=0)
@@ -420,3 +421,41 @@ def test_no_background_process_outlives_watch_mode(small_site, code, ending):
         server.process.kill()
     assert wait_until(lambda: not any(alive(w) for w in workers)), \
         [w for w in workers if alive(w)]
+
+
+def test_a_restart_starts_where_the_last_session_left(small_site, code):
+    """Watch mode saves its state when it stops: a restart with nothing changed renders nothing,
+    and one after edits made while it was not running renders what they reach, and no more: the
+    bytes of a clean build."""
+    shutil.copytree(PROJECT_ROOT / "templates", small_site.root / "templates")
+    shutil.copytree(PROJECT_ROOT / "static", small_site.root / "static")
+    port = free_port()  # the address is one of watch mode's settings: the same for each start
+
+    def start() -> tuple[WatchProcess, str]:
+        server = WatchProcess(small_site.root, "--no-search", code=code, port=port)
+        assert server.get("papers/samba/")[0] == 200
+        assert server.settled(0, "start")  # a restart serves at once, and looks at what changed meanwhile
+        server.stop()
+        return server, next(line for line in server.lines if line.startswith("rebuilt in"))
+    first, line = start()
+    assert "(start: everything)" in line and int(re.search(r"(\d+) page", line).group(1)) > 30
+    again, line = start()
+    assert line.endswith("(start: nothing changed): 0 page(s) written, 0 removed"), line
+    papers = small_site.content / "papers"
+    (papers / "icv.md").write_text((papers / "icv.md").read_text().replace("In-context Vectors", "Steering Vectors"))
+    (papers / "extra.md").write_text(paper("extra", "An Extra Paper", "ICML 2024", "[kv-cache]"))  # no new venue or tag
+    third, line = start()
+    written = int(re.search(r"(\d+) page", line).group(1))
+    assert "(start: papers)" in line and 0 < written < 30, line
+    clean = replace(small_site.config(search=False, drafts=True, base_url=f"http://127.0.0.1:{port}/",
+                                      site_files=False, templates_dir=small_site.root / "templates",
+                                      static_dir=small_site.root / "static"), out_dir=small_site.root / "clean")
+    built(clean)
+    assert not (different := differences(without_review(clean.out_dir), without_review(small_site.root / "out"),
+                                         ("clean", "restarted"))), different
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]

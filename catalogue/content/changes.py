@@ -1,20 +1,18 @@
-"""The incremental contract: what changed in the catalogue since a revision a stage last saw.
+"""What changed in the catalogue between two of its revisions: the papers an edit touched.
 
-Every catalogue the content stage makes has a `revision`, unique across processes (the stages
-are kept in `.cache/` and restored by the next build, see `output.cache`). A
-catalogue updated from another (after a save in watch mode) also carries the `Changes` that
-made it from its predecessor: which papers were added, removed or edited. A later stage
-(planning, related papers, the similarity cache) remembers the revision it last worked from and
-asks `catalogue.changes_since(revision)`:
+Every catalogue the content stage makes has a `revision`, unique across processes. A catalogue
+updated from another (after an edit in watch mode) carries the `Changes` that made it from its
+predecessor: which papers were added, removed or edited, so that watch mode can make their
+pages first (`Builder`). `catalogue.changes_since(revision)` answers:
 
-- the same revision: `Changes` with no paper in it: nothing to redo;
-- the revision just before: the papers that changed, so the stage redoes only what they touch;
+- the same revision: `Changes` with no paper in it;
+- the revision just before: the papers that changed;
 - anything else (a first build, a full rescan after a taxonomy edit, two steps behind):
-  `Changes.everything`, and the stage looks at every paper.
+  `Changes.everything`.
 
-The vocabulary (taxonomy, venues) is not a paper change: a catalogue made with another
-vocabulary is made from scratch, so it answers `everything`. Templates and static files are
-not content: the renderer keys pages by the sources of their templates (see `render`).
+This is the catalogue's own difference, paper by paper. What changed among the files a build
+reads, templates and static files included, is the `ChangeSet` (catalogue/changeset.py); which
+pages must be made again is the build state's to say, by their arguments (catalogue/state.py).
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""content/ → a validated Catalogue, incrementally: a reload re-reads only the files that
-changed, and hands on what changed as the next revision's `Changes`."""
+"""content/ → a validated Catalogue, incrementally: a load reads only the files that moved
+(the build state keeps the others as last read), and hands on what changed as the next
+revision's `Changes`."""
 
 from __future__ import annotations
 

@@ -200,8 +200,8 @@ class Catalogue:
     papers are in none of these: only in `withdrawn` (slug → paper), which keeps their pages.
 
     A catalogue is never changed once made; `updated` makes the next revision, sharing every
-    list no change touches, and `changes_since` tells later stages what they must redo
-    (the incremental contract: `changes.Changes`)."""
+    list no change touches (so a page group whose arguments are such a list is known unchanged
+    at a glance), and `changes_since` tells which papers an edit touched (`changes.Changes`)."""
 
     def __init__(self, papers: list[Paper], taxonomy: Taxonomy, redirects: tuple = ()):
         self.withdrawn = {p.slug: p for p in sorted(papers, key=lambda p: p.slug) if p.withdrawn}
@@ -309,7 +309,9 @@ class Catalogue:
         return self._by_theme.get(theme_id, [])
 
     def themes_of(self, paper: Paper) -> list[Theme]:
-        return [self.taxonomy.themes[t] for t in self.taxonomy.themes_of(paper.tags)]
+        """The themes a paper is in through its tags, in the taxonomy's order."""
+        held = {theme for tag in paper.tags for theme in self._themes_of_tag.get(tag, ())}
+        return [theme for theme_id, theme in self.taxonomy.themes.items() if theme_id in held]
 
     def author_buckets(self) -> dict[str, dict[str, list[Paper]]]:
         """Authors by the first letter of their slug: slug → papers, in title order. A bucket

@@ -13,9 +13,10 @@ import subprocess
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 from .. import urls
-from ..state import OutputRecord, digest
+from ..state import BuildState, OutputRecord, digest
 from . import cbor
 
 INDEX_DIR = "pagefind"
@@ -99,6 +100,34 @@ def shards_of(papers: list[str]) -> list[list[str]] | None:
     size = -(-len(papers) // count)
     return [[urls.file_of(urls.paper(slug)) for slug in papers[start:start + size]]
             for start in range(0, len(papers), size)]
+
+
+SEARCH = "search"  # what the index was made from, as the build state keeps it (a `Derived`)
+
+
+class Reindex(NamedTuple):
+    """What an index must be made again from: the key of the whole (the build state keeps it
+    with each shard's), the shards of paper pages (None: one run for all) and the shards whose
+    pages did not change, taken over unrun."""
+
+    key: bytes
+    made: dict[str, bytes]
+    shards: list[list[str]] | None
+    unchanged: frozenset[str]
+
+
+def to_reindex(state: BuildState, titles: list[str]) -> Reindex | None:
+    """What to index again for the paper pages the state records, `titles` their slugs in title
+    order; None if the index was made from the same pages (by their keys)."""
+    pages = sorted(file for file in state.outputs if urls.paper_of_file(file))
+    whole = index_key(pages, state.outputs)
+    known = state.derived.get(SEARCH)
+    if known and known.key == whole:
+        return None
+    shards = shards_of(titles)
+    made = {shard_folder(number): index_key(shard, state.outputs) for number, shard in enumerate(shards or [])}
+    unchanged = frozenset(folder for folder, key in made.items() if known and known.value.get(folder) == key)
+    return Reindex(whole, made, shards, unchanged)
 
 
 def index_key(pages: list[str], outputs: Mapping[str, OutputRecord]) -> bytes:

@@ -1,4 +1,7 @@
-"""The site folder: claimed only if it is ours, built beside it, then swapped in whole."""
+"""The site folder: claimed only if it is ours, built beside it, then swapped in whole. The
+site it replaces is kept beside it (`.build-site-spare`, hard links to the same files but for
+those the build changed) to be the next build's staging folder: brought level with the site
+(`seed`), it spares the next build making a tree of thousands of folders and removing one."""
 
 from __future__ import annotations
 
@@ -11,37 +14,88 @@ from pathlib import Path
 from ..config import PROJECT_ROOT, SiteConfig
 from ..files import Signature, signature
 from ..report import ContentError, Diagnostic
+from ..state import BuildState
+from .search import INDEX_DIR, SEARCH
 
 STAGING_PREFIX = ".build-"
+SPARE = "spare"  # the last site replaced: the next build's staging folder
 MARKER = ".catalogue-site"  # marks a folder this tool built, and so may replace
 
 
 def staging_dir(out_dir: Path) -> Path:
-    """A fresh folder beside the output, after clearing what interrupted builds left there."""
+    """A folder beside the output to build into, after clearing what interrupted builds left
+    there: the spare (the site the last build replaced) if there is one, else a new folder."""
     _remove_leftovers(out_dir)
-    return Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{out_dir.name}-", dir=out_dir.parent))
+    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{out_dir.name}-", dir=out_dir.parent))
+    spare = _spare(out_dir)
+    if spare.is_dir():
+        staging.rmdir()
+        spare.rename(staging)
+    return staging
+
+
+def keep_spare(old_site: Path | None, out_dir: Path) -> None:
+    """Keep the site a build replaced as the next build's staging folder."""
+    if old_site is not None:
+        old_site.rename(_spare(out_dir))
+
+
+def _spare(out_dir: Path) -> Path:
+    return out_dir.with_name(f"{STAGING_PREFIX}{out_dir.name}-{SPARE}")
 
 
 def seed(out_dir: Path, staging: Path, files: dict[str, Signature]) -> set[str]:
-    """Link each file of the last output that is as the state says it left it into `staging`
-    (hard links: no bytes copied); return those linked. Every later write replaces a file (a
-    rename), so the last output stays whole. (Strings, not Paths: this runs for every file.)"""
-    linked, folders = set(), set()
+    """Make `staging` hold each file of the last output that is as the state says it left it
+    (hard links: no bytes copied), and no other; return those. A file the spare holds already
+    (the same inode) is left as it is. Every later write replaces a file (a rename), so the last
+    output stays whole. (Strings, not Paths: this runs for every file of the site.)"""
+    kept, folders = set(), set()
     source_root, target_root = f"{out_dir}{os.sep}", f"{staging}{os.sep}"
     for file, recorded in files.items():
         source, target = source_root + file, target_root + file
         if not recorded or signature(source) != recorded:
             continue
-        folder = os.path.dirname(target)
-        if folder not in folders:
-            os.makedirs(folder, exist_ok=True)
-            folders.add(folder)
-        try:
-            os.link(source, target)
-        except OSError:  # another file system, or one without hard links
-            shutil.copy2(source, target)
-        linked.add(file)
-    return linked
+        if signature(target) != recorded:
+            _link(source, target, folders)
+        kept.add(file)
+    _remove_others(staging, kept | {MARKER})
+    return kept
+
+
+def forget_damaged(state: BuildState, kept: set[str]) -> None:
+    """What the last output no longer holds as the state says (someone edited site/, or removed
+    it) is made again: its record goes, and with it its group's (or the search index's)."""
+    for file in [file for file in state.outputs if file not in kept]:
+        state.groups.pop(state.outputs.pop(file).group, None)
+    for file in [file for file in state.files if file not in kept]:
+        del state.files[file]
+        if file.startswith(f"{INDEX_DIR}/"):
+            state.derived.pop(SEARCH, None)
+
+
+def _link(source: str, target: str, folders: set[str]) -> None:
+    folder = os.path.dirname(target)
+    if folder not in folders:
+        os.makedirs(folder, exist_ok=True)
+        folders.add(folder)
+    try:
+        if os.path.lexists(target):
+            os.unlink(target)
+        os.link(source, target)
+    except OSError:  # another file system, or one without hard links
+        shutil.copy2(source, target)
+
+
+def _remove_others(staging: Path, kept: set[str]) -> None:
+    """Remove what the spare holds that the last output does not (and folders left empty)."""
+    for folder, names, files in os.walk(staging, topdown=False):
+        relative = os.path.relpath(folder, staging)
+        prefix = "" if relative == "." else relative.replace(os.sep, "/") + "/"
+        for name in files:
+            if prefix + name not in kept:
+                os.unlink(os.path.join(folder, name))
+        if relative != "." and not os.listdir(folder):
+            os.rmdir(folder)
 
 
 def intact(out_dir: Path, files: dict[str, Signature]) -> bool:
@@ -94,7 +148,8 @@ def _remove_leftovers(out_dir: Path) -> None:
     if retired and not out_dir.exists():
         retired[-1].rename(out_dir)
     for leftover in out_dir.parent.glob(f"{STAGING_PREFIX}{out_dir.name}-*"):
-        shutil.rmtree(leftover, ignore_errors=True)
+        if leftover != _spare(out_dir):
+            shutil.rmtree(leftover, ignore_errors=True)
 
 
 def _exchange(first: Path, second: Path) -> bool:

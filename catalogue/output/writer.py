@@ -41,6 +41,9 @@ class SiteWriter:
         self.ids_moved = False  # a page written had other ids than before: links to it are checked again
         self._lock = threading.RLock()
         self._pending: dict[str, tuple[Made, Page, bytes]] = {}  # file → its group, page and key
+        self._planned = threading.Event()  # cleared while the pages to write are worked out
+        self._planned.set()
+        self._requested: set[str] = set()  # files written on request during the current `write`
 
     def made(self, groups: Iterable[PageGroup]) -> list[Made]:
         """The groups whose arguments or templates moved, made anew."""
@@ -86,17 +89,43 @@ class SiteWriter:
         """`write` in this process: the files written, and their records and their groups'."""
         with self._lock:
             self._pending.update((page.file, (each, page, key)) for each in made for page, key in each.stale)
+            self._requested = set()
+        self._planned.set()
         written, groups = [], {}
         for each in made:
             if stop():
                 break
-            written += [page.file for page, _ in each.stale if self._write_pending(page.file)]
+            written += [page.file for page, _ in each.stale
+                        if self._write_pending(page.file) or page.file in self._requested]
             self.state.groups[each.group.id] = groups[each.group.id] = each.record
         return written, {file: self.state.outputs[file] for file in written}, groups
 
-    def write_now(self, file: str) -> bool:
-        """Render and write `file` at once if it is waiting to be (a reader asked for it)."""
-        return self._write_pending(file)
+    @property
+    def waiting(self) -> set[str]:
+        """The files waiting to be written now (a reader who asks for one gets it at once)."""
+        with self._lock:
+            return set(self._pending)
+
+    def held(self) -> threading.RLock:
+        """The lock a page is written under: held, no page is written on request."""
+        return self._lock
+
+    def planning(self) -> None:
+        """The pages to write are being worked out: `write_now` waits for them (see `planned`)."""
+        self._planned.clear()
+
+    def planned(self) -> None:
+        self._planned.set()
+
+    def write_now(self, file: str, wait: float = 30) -> bool:
+        """Render and write `file` at once if it is waiting to be (a reader asked for it); while
+        the pages to write are being worked out, first wait for them (at most `wait` seconds)."""
+        self._planned.wait(wait)
+        with self._lock:
+            if not self._write_pending(file):
+                return False
+            self._requested.add(file)
+            return True
 
     def _write_pending(self, file: str) -> bool:
         with self._lock:

@@ -16,14 +16,13 @@ from ..content.history import History
 from ..content.model import Catalogue, Listing, Paper, Taxonomy
 from ..relate.maps import MAP_SIZE, MainTheme, geometry, home_map, topic_map
 from ..relate.related import related_of
-from ..relate.review import Costly, grouped, review_items
+from ..relate.review import Costly, costly_in_watch, grouped, review_items
 from ..relate.similarity import NOTHING, Similarity
 from . import changelog, lists, site_files
 from .lists import LISTING, counts, venue_theme_matrix
 from .page import MOVED, REDIRECT_TEMPLATE, Page, PageGroup
 from .papers import neighbour, paper_pages
 
-REVIEW_COSTLY_LIMIT = 2_000  # papers: above, watch mode's review page leaves out tags to confirm and duplicates
 SITEMAP = "sitemap"  # the group made last, from where every other group's pages are
 INDEXES = ("home", "about", "map", "counts", "papers", "tags", "venues", "themes", "reading-list", "404", "search")
 
@@ -38,9 +37,9 @@ class Plan:
         self.config, self.catalogue, self.similarity, self.history = config, catalogue, similarity, history
         self.review = review
 
-    def groups(self) -> list[PageGroup]:
+    def groups(self) -> Iterator[PageGroup]:
         """Every group but the sitemap, which `sitemap` makes once the others are known."""
-        return [group for group_id in self.ids() if (group := self.group(group_id)) is not None]
+        return (group for group_id in self.ids() if (group := self.group(group_id)) is not None)
 
     def ids(self) -> Iterator[str]:
         catalogue, site_files = self.catalogue, self.config.site_files
@@ -207,7 +206,7 @@ class Plan:
         watch mode's to work out in the background; what else it shows is its arguments: the
         papers, and where their titles and authors are in their files."""
         catalogue = self.catalogue
-        large = len(catalogue.papers) > REVIEW_COSTLY_LIMIT
+        large = not costly_in_watch(len(catalogue.papers))
         costly = None if large else self.review
         state = "large" if large else "pending" if costly is None else "ready"
         lines = tuple((p.path, p.line_of("title"), p.line_of("authors")) for p in catalogue.papers)

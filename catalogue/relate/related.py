@@ -14,4 +14,5 @@ def related_of(paper: Paper, similarity: Similarity, by_slug: dict[str, Paper]) 
 
 
 def _shared_tags(related: Related, paper: Paper, other: Paper) -> Related:
-    return related._replace(tags=tuple(t for t in related.tags if t in paper.tags and t in other.tags))
+    tags = tuple(t for t in related.tags if t in paper.tags and t in other.tags)
+    return related if tags == related.tags else related._replace(tags=tags)  # mostly the same object

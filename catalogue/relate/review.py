@@ -16,6 +16,7 @@ from .duplicates import Duplicate, find_duplicates
 from .tagging import TagOutlier, tag_outliers
 
 ABSTRACT_LINES_SHOWN = 240  # characters of the abstract shown beside a derived title
+COSTLY_LIMIT = 2_000  # papers: above, watch mode's review page leaves out tags to confirm and duplicates
 
 GROUPS = {  # kind → heading, in the order the list shows them
     "title": "Titles still derived from the abstract",
@@ -50,6 +51,12 @@ class Costly:
 
     outliers: tuple[TagOutlier, ...]
     duplicates: tuple[Duplicate, ...]
+
+
+def costly_in_watch(papers: int) -> bool:
+    """Whether watch mode works out the costly parts for a catalogue of this many papers (a
+    minute and more at 10,000: above COSTLY_LIMIT its review page says it leaves them out)."""
+    return papers <= COSTLY_LIMIT
 
 
 def costly_parts(papers: Sequence[Paper], taxonomy: Taxonomy) -> Costly:

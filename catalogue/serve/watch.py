@@ -17,14 +17,14 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from .. import urls
+from ..builder import REVIEW, SIMILARITY, Builder, RenderResult
 from ..changeset import ChangeSet, Ready
 from ..config import SiteConfig
 from ..content.site import read_site_settings
 from ..files import is_editors_file, signature
 from ..output.links import LinkReport
-from ..output.search import INDEX_DIR, index_key, shard_folder, shards_of
+from ..output.search import INDEX_DIR, SEARCH, to_reindex
 from ..output.swap import MARKER, claim_output_dir
-from ..pipeline import REVIEW, SEARCH, SIMILARITY, Builder, RenderResult
 from ..relate.review import costly_parts
 from ..relate.similarity import related_papers
 from ..report import ContentError, Report
@@ -75,27 +75,39 @@ class Watcher:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._saved = True
-        self._observer = Observer()
+        self._observer: Observer | None = None  # made after the first build: it starts a thread at once
+        self._thread: threading.Thread | None = None
         self.jobs: dict[str, WorkerJob] = {}
         self.worker: LowPriorityWorker | None = None
         self.search: SearchRefresher | None = None
 
     def start(self) -> None:
-        """The first build, from the state the last session left if there is one, before any
-        thread is started (so that it may render on two processes); then the jobs, the file
-        observer and the rebuild loop."""
+        """From the state the last session left, serve at once: the first rebuild, of what
+        changed meanwhile, runs in the loop as an edit's does. With none, build first, before any
+        thread is started (so that the build may use two processes). Then the jobs, the file
+        observer (what was saved meanwhile is found by comparing the disk with the state, as a
+        build does) and the rebuild loop."""
         state = self._restore()
         self.builder = Builder(self.config, state, self.out_dir, later=True)
-        self.rebuild(state.changes(self.config), first=True)
+        cold = not state.outputs
+        if cold:
+            self.rebuild(ChangeSet.everything(), cold=True)
+        else:
+            self.overlay.built_once = True  # the last session's pages are there to serve
         self.worker = LowPriorityWorker()
         self.jobs = {name: WorkerJob(self.worker, self.ready, self.log, what) for name, (_, what) in BACKGROUND.items()}
         self.search = SearchRefresher(self.out_dir, self.ready, self.log)
-        self._schedule(self.builder)
+        if cold:
+            self._schedule(self.builder)
+        self._observer = Observer()
         handler = _Events(self.changed_paths)
         for folder in (self.config.content_dir, self.config.templates_dir, self.config.static_dir):
             self._observer.schedule(handler, str(folder), recursive=True)
         self._observer.start()
-        threading.Thread(target=self._loop, daemon=True, name="rebuild").start()
+        self.changed(state.changes(self.config))
+        self._wake.set()  # a restart's first rebuild, even of nothing: it loads the catalogue for the next edit
+        self._thread = threading.Thread(target=self._loop, daemon=True, name="rebuild")
+        self._thread.start()
 
     def _restore(self) -> BuildState:
         """The state this watch mode left, if its output is still there; else a clean start."""
@@ -113,21 +125,26 @@ class Watcher:
         return state
 
     def stop(self) -> None:
+        """Stop the jobs and the observer, let a rebuild under way end (at its next group), and
+        leave the state for the next session."""
         self._stop.set()
         self._wake.set()
         for job in (*self.jobs.values(), self.search, self.worker):
             if job:
                 job.stop()
-        self._observer.stop()
-        self._observer.join(timeout=5)
+        if self._observer:
+            self._observer.stop()
+            self._observer.join(timeout=5)
+        if self._thread:
+            self._thread.join(timeout=60)
         self.save()
 
     def save(self) -> None:
-        """Leave the state for the next session (the rebuild loop saves it in quiet moments)."""
-        with self._lock:
-            if self.builder and not self._saved:
-                self.builder.state.save(state_file(self.config, "watch"))
-                self._saved = True
+        """Leave the state for the next session: from the rebuild thread in quiet moments, and
+        when watch mode stops."""
+        if self.builder and not self._saved:
+            self.builder.save(state_file(self.config, "watch"))
+            self._saved = True
 
     def requested(self, path: str) -> None:
         """A reader asks for `path` (from a request's thread): if its page is waiting to be
@@ -182,7 +199,7 @@ class Watcher:
         elif changes.only_search:
             self.builder.take(changes.ready)  # what the index was made from: no page shows it
             self.server.reload(event="search")
-        elif changes:
+        elif changes or self.builder.catalogue is None:
             self.rebuild(changes)
 
     def _reconfigure(self) -> None:
@@ -195,16 +212,17 @@ class Watcher:
         (self.out_dir / MARKER).write_text("Built by build.py --watch.\n")
         self.rebuild(ChangeSet.everything())
 
-    def rebuild(self, changes: ChangeSet, first: bool = False) -> bool:
-        """Rebuild in place, the pages open in a browser first; on failure show the errors and
-        keep the last good pages. Related papers, the map and the review list come from their
-        last computation; what they need anew is worked out in the background."""
-        started = time.perf_counter()
+    def rebuild(self, changes: ChangeSet, cold: bool = False) -> bool:
+        """Rebuild in place, the pages open in a browser first (not in a `cold` start, before
+        serving); on failure show the errors and keep the last good pages. Related papers, the
+        map and the review list come from their last computation; what they need anew is worked
+        out in the background."""
+        started, first = time.perf_counter(), self.rebuilds == 0
         report = Report()
         open_pages = self.server.open_pages()
-        shown = [] if first else [urls.file_of(page.lstrip("/")) for page in open_pages]
+        shown = [urls.file_of(page.lstrip("/")) for page in open_pages]
         try:
-            result = self.builder.build(changes, report, shown, None if first else self._shown_first, self._edited)
+            result = self.builder.build(changes, report, shown, None if cold else self._shown_first, self._edited)
         except ContentError as error:
             return self._failed([str(d) for d in error.diagnostics])
         except Exception as error:  # never let a bug in one rebuild end the session
@@ -212,12 +230,17 @@ class Watcher:
         finally:
             self.rebuilds += 1
             self._saved = False
-        self._reload_rest(result, changes, open_pages, self._check_links(result))
         took = (time.perf_counter() - started) * 1000
-        self.log(f"rebuilt in {took:.0f} ms ({', '.join(changes.kinds) or 'first build'}): "
+        what = "everything" if changes.settings else ", ".join(changes.kinds) or "nothing changed"
+        if result.plan is None:
+            self.log(f"wrote the first {len(result.written)} page(s) in {took:.0f} ms ({what}); the rest waits "
+                     "for the next change")
+            return True
+        self._reload_rest(result, changes, open_pages, self._check_links(result))
+        self.log(f"rebuilt in {took:.0f} ms ({'start: ' if first else ''}{what}): "
                  f"{len(result.written)} page(s) written, {len(result.removed)} removed"
                  + "".join(f"\n  {w}" for w in map(str, report.warnings)))
-        if not first:
+        if not cold:
             self._schedule(self.builder)
         return True
 
@@ -277,18 +300,8 @@ class Watcher:
             self._schedule_search(builder)
 
     def _schedule_search(self, builder: Builder) -> None:
-        if builder.catalogue is None:
-            return
-        outputs = builder.state.outputs
-        pages = sorted(file for file in outputs if urls.paper_of_file(file))
-        whole = index_key(pages, outputs)
-        known = builder.state.derived.get(SEARCH)
-        if known and known.key == whole:
-            return
-        shards = shards_of([paper.slug for paper in sorted(builder.catalogue.papers, key=lambda p: p.sort_key)])
-        made = {shard_folder(number): index_key(shard, outputs) for number, shard in enumerate(shards or [])}
-        unchanged = frozenset(folder for folder, key in made.items() if known and known.value.get(folder) == key)
-        self.search.request((SEARCH, whole, made, shards, unchanged))
+        if builder.catalogue is not None and (wanted := to_reindex(builder.state, builder.titles())):
+            self.search.request((SEARCH, wanted.key, wanted.made, wanted.shards, wanted.unchanged))
 
 
 def serve_and_watch(config: SiteConfig, host: str, port: int) -> int:
