@@ -84,7 +84,7 @@ class Builder:
         `first` (the pages open in a browser) and of the papers just edited are made, written and
         handed to it before the rest; `stop()` ends the rest early for a newer change."""
         self.take(changes.ready)
-        known, self.writer.ids_moved = set(self.state.outputs), False
+        self.writer.moved = False
         with self.stages("load"):
             catalogue = self._load(changes, report)
         with self.stages("relate"):
@@ -97,8 +97,7 @@ class Builder:
             shown_first(early)
         checked, written, removed = self._write_rest(plan, stop)
         self._planned = catalogue.revision
-        added = bool(removed) or bool(set(self.state.outputs) - known) or self.writer.ids_moved
-        return RenderResult(checked, early + written, removed, early, added)
+        return RenderResult(checked, early + written, removed, early, bool(removed) or self.writer.moved)
 
     def _write_rest(self, plan: Plan, stop: Callable[[], bool]) -> tuple[CheckedPlan | None, list[str], list[str]]:
         """Check the whole plan and write what moved: the checked plan, the files written and
@@ -122,7 +121,7 @@ class Builder:
             write_assets(self.assets, self.out_dir, self.state)
             sync_static(self.config.static_dir, self.out_dir, self.state)
         self.drafts = checked.drafts
-        if self.later:
+        if self.later and not stop():  # else the next build asks
             self._want(plan.catalogue)
         return checked, written, removed
 
@@ -212,9 +211,8 @@ class Builder:
 
     def links(self, only: Collection[str] | None = None) -> LinkReport:
         """The links of the pages in `only` (None: every page), checked from what the state keeps."""
-        state, config = self.state, self.config
-        return check_links(state.outputs, set(state.outputs) | set(state.files), config.base_url, only,
-                           config.leaves_out, self.drafts)
+        return check_links(self.state.outputs, _SiteFiles(self.state), self.config.base_url, only,
+                           self.config.leaves_out, self.drafts)
 
     def paper_of(self, file: str) -> Paper | None:
         """The paper `file` is the page of, as the renderer recorded it."""
@@ -238,6 +236,16 @@ class Builder:
         """What rendering the pages gave (formulas shown as code), at the papers' lines."""
         return sorted({w for record in self.state.outputs.values() for w in record.warnings},
                       key=lambda d: (str(d.path), d.line, d.message))
+
+
+class _SiteFiles:
+    """The site's files, as the state records them: its pages and its other files."""
+
+    def __init__(self, state: BuildState):
+        self.outputs, self.files = state.outputs, state.files
+
+    def __contains__(self, file: object) -> bool:
+        return file in self.outputs or file in self.files
 
 
 def _until(stop: Callable[[], bool], items: Iterable[Item], every: int = 256) -> Iterator[Item]:

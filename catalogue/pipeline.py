@@ -18,7 +18,7 @@ from .content.history import state as history_state
 from .content.model import Catalogue
 from .files import signature
 from .ledger import record
-from .output.search import INDEX_DIR, SEARCH, index_site, search_files, to_reindex
+from .output.search import INDEX_DIR, SEARCH, index_site, search_files, searched, to_reindex
 from .output.swap import MARKER, claim_output_dir, forget_damaged, intact, keep_spare, seed, staging_dir, swap_in
 from .progress import Stages
 from .relate.review import Costly, costly_parts
@@ -133,10 +133,11 @@ def _index(builder: Builder, staging: Path, out_dir: Path, report: Report) -> No
     wanted = to_reindex(state, builder.titles())
     if wanted is None:
         return
-    if not index_site(staging, shards=wanted.shards, unchanged=wanted.unchanged):
+    indexed = index_site(staging, shards=wanted.shards, unchanged=wanted.unchanged)
+    if not indexed.stable:
         report.warning(out_dir / INDEX_DIR, 0, "Pagefind wrote its index in a layout search.make_stable does not "
                        "know, so two builds may differ in it (search works)", "update make_stable for this Pagefind")
-    state.derived[SEARCH] = Derived(wanted.key, wanted.made)
+    state.derived[SEARCH] = Derived(wanted.key, searched(wanted, indexed))
     for file in [file for file in state.files if file.startswith(f"{INDEX_DIR}/")]:
         del state.files[file]
     state.files.update((file, signature(staging / file)) for file in search_files(staging))

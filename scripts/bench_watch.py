@@ -13,7 +13,8 @@ synthetic one of N papers (scripts/synthetic.py, built with `--no-images`).
   running (a `git pull`), until the changed page shows the change;
 - save → reload for an abstract, a title and a tags edit (the median of `--edits`), with the
   edited paper's page open as a browser opens it; edits are saved as editors save them (a
-  temporary file renamed over the paper);
+  temporary file renamed over the paper), each once the last one's rebuild has ended (its log
+  line), as a curator's next save finds it;
 - search caught up: from a save to the search index's refresh;
 - `build.py check` after one edit, a first check having left its state;
 - `build.py` (with search) after one abstract edit, a first build having left its state;
@@ -191,16 +192,19 @@ def measure_edits(process: WatchProcess, papers: list[Path], edits: int) -> dict
             page = f"/papers/{slug_of(path)}/"
             events = Events(process.url, page)
             original = path.read_text(encoding="utf-8")
+            before = process.rebuilds()
             moment = save(path, change(original, i))
-            assert events.wait("reload", timeout=60), f"no reload after a {kind} edit"
+            assert events.wait("reload", timeout=60, mine=True), f"no reload after a {kind} edit"
             times.append((time.perf_counter() - moment) * 1000)
             if SHOWN[kind](i):
                 assert SHOWN[kind](i) in fetch(process.url + page.lstrip("/"))[1], f"{page} does not show the {kind} edit"
-            time.sleep(0.3)
+            assert process.settled(before, "", timeout=120)  # its whole rebuild, as a curator's next save finds it
+            before = process.rebuilds()
             save(path, original)
-            events.wait("reload", timeout=60)
+            events.wait("reload", timeout=60, mine=True)
+            assert process.settled(before, "", timeout=120)
             events.close()
-            time.sleep(0.3)
+            time.sleep(0.1)
         row[kind] = statistics.median(times)
     events = Events(process.url)
     time.sleep(2)  # any search refresh still running after the edits above ends

@@ -15,6 +15,7 @@ from helpers import differences, tree
 
 from catalogue import state
 from catalogue.output import search
+from catalogue.output.search import page_words
 from catalogue.pipeline import build_site
 from catalogue.report import ContentError, Report
 from catalogue.state import state_file
@@ -235,10 +236,13 @@ def test_in_shards_only_the_shard_of_an_edited_paper_is_indexed_again(small_site
     samba = small_site.content / "papers/samba.md"  # "Samba" is the last title: the last shard
     samba.write_text(samba.read_text(encoding="utf-8").replace("example/samba", "example/samba-code"),
                      encoding="utf-8")  # only its own page shows its code link
+    read = []
+    monkeypatch.setattr(search, "page_words", lambda folder: read.append(folder.name) or page_words(folder))
     build_site(small_site.config(social_images=False), Report())
     after = inodes()
     assert after["."] == before["."] and after["shards/1"] == before["shards/1"]  # taken over, not run
     assert not after["shards/2"] & before["shards/2"]
+    assert read == ["2"]  # the words of the shards taken over are the state's: only the new one's are read
     assert_same_as_clean(small_site, social_images=False)
 
 

@@ -11,8 +11,9 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import NamedTuple
 
 from .. import urls
@@ -23,10 +24,13 @@ INDEX_DIR = "pagefind"
 # Only paper pages are indexed (they alone carry data-pagefind-body): telling Pagefind so spares
 # it reading every other page, a third of its time and a fifth of its memory at 10,000 papers.
 PAGES_GLOB = urls.file_of(urls.paper("*"))
-WORDS_FILE = "words.json"
+WORDS_FILE = "words.json"  # in INDEX_DIR: the words of the index, for correcting a reader's typos
 SHARDS_FILE = "shards.json"  # in INDEX_DIR: the folders of the other shards, relative to it
 SHARD_PAPERS = 4_000  # papers a Pagefind run indexes at most: about 650 MB of its memory
-MAX_WORDS = 30_000  # the most common: a reader's browser fetches and scans the list for a typo  # in INDEX_DIR: the words of the index, for correcting a reader's typos
+# Watch mode's shards: its reader is on this machine, and an edit then indexes 1,000 pages again
+# (1.8 s at 10,000 papers) where a published shard would take 4,000 (7 s).
+PREVIEW_SHARD_PAPERS = 1_000
+MAX_WORDS = 30_000  # the most common: a reader's browser fetches and scans the list for a typo
 _SIGNATURE = b"pagefind_dcd"  # the first bytes of every index file, once unzipped
 # `python -m pagefind`, which execs the binary, made to end with the thread that started it
 # (Linux: PR_SET_PDEATHSIG survives exec), so a killed build or watch mode leaves no indexer behind.
@@ -48,19 +52,28 @@ class SearchIndexError(Exception):
     """Pagefind failed; carries what it printed."""
 
 
+class Indexed(NamedTuple):
+    """What `index_site` made: whether the index could be made byte-stable (see `make_stable`),
+    and each shard's words, with the number of its pages that hold each."""
+
+    stable: bool
+    words: dict[str, dict[str, int]]
+
+
 def index_site(site_dir: Path, background: bool = False,
                started: Callable[[subprocess.Popen], None] | None = None,
-               shards: list[list[str]] | None = None, unchanged: frozenset[str] = frozenset()) -> bool:
+               shards: list[list[str]] | None = None,
+               unchanged: Mapping[str, dict[str, int]] = MappingProxyType({})) -> Indexed:
     """Run the Pagefind binary (from `pagefind[bin]`) over `site_dir`; `background` runs it
     at low priority, so that it never slows the rebuilds of watch mode, and hands the process
-    to `started`, so that watch mode can stop it. Returns whether the index could be made
-    byte-stable (see `make_stable`).
+    to `started`, so that watch mode can stop it.
 
     With `shards` (lists of paper page files, see `shards_of`), each list is indexed by a
     Pagefind run of its own, one after another, so no run holds more than one shard: the first
     into the index folder, the others into `shards/N/` in it, which the browser merges
     (`mergeIndex`, see static/search-core.js). `SHARDS_FILE` names them. A shard named in
-    `unchanged` (see `index_key`) is taken over from the index in place, unrun.
+    `unchanged` (see `index_key`) is taken over from the index in place, unrun, with the words
+    it held (so its pages are not read again for the list of words).
 
     The index is built beside the old one and swapped in, so a live site always has a whole
     index, and stale files never linger (Pagefind itself never cleans its folder).
@@ -69,14 +82,7 @@ def index_site(site_dir: Path, background: bool = False,
     for leftover in (fresh, old):
         shutil.rmtree(leftover, ignore_errors=True)
     try:
-        folders, indexed = _index_shards(site_dir, fresh, shards, background, started, unchanged) if shards \
-            else ([fresh], [fresh])
-        if not shards:
-            _run_pagefind(site_dir, fresh, background, started)
-        stable = [make_stable(folder) for folder in indexed].count(False) == 0  # every shard run made stable
-        write_words(fresh, folders)
-        (fresh / SHARDS_FILE).write_text(json.dumps([f"{folder.relative_to(fresh).as_posix()}/"
-                                                     for folder in folders[1:]]), encoding="utf-8")
+        made = _index_into(fresh, site_dir, shards, unchanged, background, started)
     except OSError as error:
         shutil.rmtree(fresh, ignore_errors=True)
         raise SearchIndexError(f"could not put the index in a stable order: {error}") from error
@@ -87,16 +93,36 @@ def index_site(site_dir: Path, background: bool = False,
         (site_dir / INDEX_DIR).rename(old)
     fresh.rename(site_dir / INDEX_DIR)
     shutil.rmtree(old, ignore_errors=True)
-    return stable
+    return made
 
 
-def shards_of(papers: list[str]) -> list[list[str]] | None:
-    """The paper page files of `papers` (slugs in title order) in runs of at most SHARD_PAPERS,
-    or None when one Pagefind run can take them all. Each shard is a range of titles, so the
+def _index_into(fresh: Path, site_dir: Path, shards: list[list[str]] | None, unchanged: Mapping[str, dict[str, int]],
+                background: bool, started: Callable[[subprocess.Popen], None] | None) -> Indexed:
+    """`index_site`'s index, made in the folder `fresh`."""
+    folders, indexed = _index_shards(site_dir, fresh, shards, background, started, unchanged) if shards \
+        else ([fresh], [fresh])
+    if not shards:
+        _run_pagefind(site_dir, fresh, background, started)
+    stable = [make_stable(folder) for folder in indexed].count(False) == 0  # every shard run made stable
+    words = {_folder_name(fresh, folder): unchanged.get(_folder_name(fresh, folder)) or page_words(folder)
+             for folder in folders}
+    write_words(fresh, list(words.values()))
+    (fresh / SHARDS_FILE).write_text(json.dumps([f"{folder.relative_to(fresh).as_posix()}/"
+                                                 for folder in folders[1:]]), encoding="utf-8")
+    return Indexed(stable, words)
+
+
+def _folder_name(index: Path, folder: Path) -> str:
+    return folder.relative_to(index).as_posix() if folder != index else "."
+
+
+def shards_of(papers: list[str], most: int) -> list[list[str]] | None:
+    """The paper page files of `papers` (slugs in title order) in runs of at most `most`, or
+    None when one Pagefind run can take them all. Each shard is a range of titles, so the
     shards in order are the catalogue in title order (the search page's sort by title)."""
-    if len(papers) <= SHARD_PAPERS:
+    if len(papers) <= most:
         return None
-    count = -(-len(papers) // SHARD_PAPERS)
+    count = -(-len(papers) // most)
     size = -(-len(papers) // count)
     return [[urls.file_of(urls.paper(slug)) for slug in papers[start:start + size]]
             for start in range(0, len(papers), size)]
@@ -106,34 +132,42 @@ SEARCH = "search"  # what the index was made from, as the build state keeps it (
 
 
 class Reindex(NamedTuple):
-    """What an index must be made again from: the key of the whole (the build state keeps it
-    with each shard's), the shards of paper pages (None: one run for all) and the shards whose
-    pages did not change, taken over unrun."""
+    """What an index must be made again from: the key of the whole, each shard's key (the build
+    state keeps both, with each shard's words), the shards of paper pages (None: one run for
+    all), and the words of the shards whose pages did not change, which are taken over unrun."""
 
     key: bytes
     made: dict[str, bytes]
     shards: list[list[str]] | None
-    unchanged: frozenset[str]
+    unchanged: dict[str, dict[str, int]]
 
 
-def to_reindex(state: BuildState, titles: list[str]) -> Reindex | None:
+def to_reindex(state: BuildState, titles: list[str], size: int | None = None) -> Reindex | None:
     """What to index again for the paper pages the state records, `titles` their slugs in title
-    order; None if the index was made from the same pages (by their keys)."""
+    order, in shards of at most `size` (SHARD_PAPERS); None if the index was made from the same
+    pages (by their keys)."""
+    size = SHARD_PAPERS if size is None else size
     pages = sorted(file for file in state.outputs if urls.paper_of_file(file))
-    whole = index_key(pages, state.outputs)
+    whole = index_key(pages, state.outputs, size)
     known = state.derived.get(SEARCH)
     if known and known.key == whole:
         return None
-    shards = shards_of(titles)
-    made = {shard_folder(number): index_key(shard, state.outputs) for number, shard in enumerate(shards or [])}
-    unchanged = frozenset(folder for folder, key in made.items() if known and known.value.get(folder) == key)
+    shards = shards_of(titles, size)
+    made = {shard_folder(number): index_key(shard, state.outputs, size) for number, shard in enumerate(shards or [])}
+    last = known.value if known else {}
+    unchanged = {folder: last[folder][1] for folder, key in made.items() if folder in last and last[folder][0] == key}
     return Reindex(whole, made, shards, unchanged)
 
 
-def index_key(pages: list[str], outputs: Mapping[str, OutputRecord]) -> bytes:
+def searched(wanted: Reindex, indexed: Indexed) -> dict[str, tuple[bytes, dict[str, int]]]:
+    """What the build state keeps of an index made for `wanted`: each shard's key and words."""
+    return {folder: (key, indexed.words.get(folder, {})) for folder, key in wanted.made.items()}
+
+
+def index_key(pages: list[str], outputs: Mapping[str, OutputRecord], size: int) -> bytes:
     """What an index of `pages` is made from: the Pagefind that makes it, how, and each page's
     key as the build state records it. Equal keys, equal index (Pagefind reads nothing else)."""
-    return digest((_pagefind_version(), PAGES_GLOB, MAX_WORDS, SHARD_PAPERS,
+    return digest((_pagefind_version(), PAGES_GLOB, MAX_WORDS, size,
                    [(page, outputs[page].key) for page in pages if page in outputs]))
 
 
@@ -144,7 +178,7 @@ def shard_folder(number: int) -> str:
 
 def _index_shards(site_dir: Path, fresh: Path, shards: list[list[str]], background: bool,
                   started: Callable[[subprocess.Popen], None] | None,
-                  unchanged: frozenset[str]) -> tuple[list[Path], list[Path]]:
+                  unchanged: Collection[str]) -> tuple[list[Path], list[Path]]:
     """Index each shard from a folder of links to its pages, or take it over from the index in
     place if `unchanged`; return the shards' index folders, and those indexed now."""
     folders, indexed = [], []
@@ -213,16 +247,24 @@ def search_files(site_dir: Path) -> list[str]:
 _WORD = re.compile(r"[^\W\d_]{3,}")
 
 
-def write_words(index_dir: Path, shards: list[Path] | None = None) -> list[str]:
-    """Write the words of the indexed pages (from Pagefind's fragments, where they are not
-    stemmed, in `index_dir` or else in each of `shards`) to WORDS_FILE, in lower case, the words
-    on most pages first: the search page corrects a word found nowhere to the nearest of them.
-    Returns them."""
+def page_words(index_dir: Path) -> dict[str, int]:
+    """The words of the pages an index folder holds (from Pagefind's fragments, where they are
+    not stemmed), in lower case, with how many pages hold each."""
     pages: dict[str, int] = {}
-    fragments = [path for folder in shards or [index_dir] for path in (folder / "fragment").glob("*.pf_fragment")]
-    for fragment in sorted(fragments):
+    for fragment in sorted((index_dir / "fragment").glob("*.pf_fragment")):
         for word in set(_WORD.findall(_fragment_text(fragment).lower())):
             pages[word] = pages.get(word, 0) + 1
+    return pages
+
+
+def write_words(index_dir: Path, shards: list[dict[str, int]] | None = None) -> list[str]:
+    """Write the words of the indexed pages (`page_words` of `index_dir`, or of each shard) to
+    WORDS_FILE, the words on most pages first: the search page corrects a word found nowhere to
+    the nearest of them. Returns them."""
+    pages: dict[str, int] = {}
+    for counts in shards if shards is not None else [page_words(index_dir)]:
+        for word, count in counts.items():
+            pages[word] = pages.get(word, 0) + count
     words = sorted(pages, key=lambda word: (-pages[word], word))[:MAX_WORDS]
     (index_dir / WORDS_FILE).write_text(json.dumps(words, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
     return words

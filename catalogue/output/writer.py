@@ -38,7 +38,7 @@ class SiteWriter:
     def __init__(self, renderer: PageRenderer, state: BuildState, out_dir: Path | None):
         self.renderer, self.state, self.out_dir = renderer, state, out_dir
         self.links = LinkReader()
-        self.ids_moved = False  # a page written had other ids than before: links to it are checked again
+        self.moved = False  # a file was added, or a page written with other ids: every link is checked again
         self._lock = threading.RLock()
         self._pending: dict[str, tuple[Made, Page, bytes]] = {}  # file → its group, page and key
         self._planned = threading.Event()  # cleared while the pages to write are worked out
@@ -75,7 +75,7 @@ class SiteWriter:
 
     def write(self, made: list[Made], stop: Callable[[], bool] = lambda: False) -> list[str]:
         """Render and write the stale pages of `made`, one group after another, and record each
-        group once all its pages are; returns the files written. Stops between groups when
+        group once all its pages are; returns the files written. Stops between pages when
         `stop()` says so (a newer edit in watch mode): what is left stays stale. Many pages to
         write are shared with a second process where one can be forked (see `parallel`)."""
         if not can_fork(sum(len(each.stale) for each in made)):
@@ -93,10 +93,11 @@ class SiteWriter:
         self._planned.set()
         written, groups = [], {}
         for each in made:
-            if stop():
-                break
-            written += [page.file for page, _ in each.stale
-                        if self._write_pending(page.file) or page.file in self._requested]
+            for page, _ in each.stale:
+                if stop():  # a group left part-written is made again; its pages written are known
+                    return written, {file: self.state.outputs[file] for file in written}, groups
+                if self._write_pending(page.file) or page.file in self._requested:
+                    written.append(page.file)
             self.state.groups[each.group.id] = groups[each.group.id] = each.record
         return written, {file: self.state.outputs[file] for file in written}, groups
 
@@ -140,7 +141,7 @@ class SiteWriter:
                 on_disk = signature(self.out_dir / file)
             record = self._record(made.group.id, page, key, rendered, on_disk)
             before = self.state.outputs.get(file)
-            self.ids_moved = self.ids_moved or (before is not None and before.ids != record.ids)
+            self.moved = self.moved or before is None or before.ids != record.ids
             self.state.outputs[file] = record
             return True
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import urls
 from ..content.model import Paper, Tag, Theme
+from ..relate.related import related_view
 from ..text import plain_text
 from .page import REDIRECT_TEMPLATE, Page
 
@@ -22,8 +23,9 @@ def paper_pages(paper: Paper, tags: tuple[Tag, ...], themes: tuple[Theme, ...], 
                 social_images: bool) -> tuple[Page, ...]:
     """A paper's page, its citation files (BibTeX, RIS, CSL-JSON), its preview image, and a
     redirect for each earlier slug. `listed`: whether its venue has a page (a venue of withdrawn
-    papers only has none)."""
+    papers only has none); `related`: what its related list is made from (`related_listings`)."""
     venue, draft = paper.venue, paper.draft
+    related = related_view(paper, *related)
     title = plain_text(paper.title)
     image = urls.paper_file(paper.slug, urls.SOCIAL_IMAGE) if social_images else ""
     crumbs = (("Venues", urls.VENUES), (venue.label, urls.venue(venue.slug))) if listed else (("Venues", urls.VENUES),)

@@ -15,7 +15,7 @@ from ..config import SiteConfig
 from ..content.history import History
 from ..content.model import Catalogue, Listing, Paper, Taxonomy
 from ..relate.maps import MAP_SIZE, MainTheme, geometry, home_map, topic_map
-from ..relate.related import related_of
+from ..relate.related import related_listings
 from ..relate.review import Costly, costly_in_watch, grouped, review_items
 from ..relate.similarity import NOTHING, Similarity
 from . import changelog, lists, site_files
@@ -117,7 +117,7 @@ class Plan:
             return None
         in_venue = self.catalogue.papers_in_venue(paper.venue)
         index = bisect.bisect_left(in_venue, paper.catalogue_order, key=_catalogue_order)
-        related = related_of(paper, self.similarity, self.catalogue.by_slug)
+        related = related_listings(paper, self.similarity, self.catalogue.by_slug)
         return PageGroup(f"paper:{slug}", paper_pages, (*self._shown_with(paper), True, neighbour(in_venue, index - 1),
                                                         neighbour(in_venue, index + 1), related, self.config.social_images))
 
@@ -127,7 +127,7 @@ class Plan:
         if paper is None:
             return None
         listed = bool(self.catalogue.papers_in_venue(paper.venue))
-        return PageGroup(f"withdrawn:{slug}", paper_pages, (*self._shown_with(paper), listed, None, None, (),
+        return PageGroup(f"withdrawn:{slug}", paper_pages, (*self._shown_with(paper), listed, None, None, ((), ()),
                                                             self.config.social_images), in_sitemap=False)
 
     def _shown_with(self, paper: Paper) -> tuple:

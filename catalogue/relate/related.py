@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-from ..content.model import Paper
+from ..content.model import Listing, Paper
 from .similarity import Related, Similarity
 
 
-def related_of(paper: Paper, similarity: Similarity, by_slug: dict[str, Paper]) -> tuple[tuple, ...]:
+def related_listings(paper: Paper, similarity: Similarity, by_slug: dict[str, Paper]) -> tuple:
+    """What a paper's related list is made from: the similarity's reasons (the same tuple while
+    the similarity is the same) and the listing of each related paper still in the catalogue."""
+    reasons = similarity.related.get(paper.slug, ())
+    return reasons, tuple(by_slug[r.slug].listing if r.slug in by_slug else None for r in reasons)
+
+
+def related_view(paper: Paper, reasons: tuple[Related, ...], listings: tuple[Listing | None, ...]) -> tuple:
     """(listing, reason) of each related paper still in the catalogue. Watch mode may be a step
     behind, so a reason keeps only the tags both papers still have."""
-    return tuple((by_slug[r.slug].listing, _shared_tags(r, paper, by_slug[r.slug]))
-                 for r in similarity.related.get(paper.slug, ()) if r.slug in by_slug)
+    return tuple((listing, _shared_tags(reason, paper.tags, listing.tags))
+                 for reason, listing in zip(reasons, listings) if listing is not None)
 
 
-def _shared_tags(related: Related, paper: Paper, other: Paper) -> Related:
-    tags = tuple(t for t in related.tags if t in paper.tags and t in other.tags)
-    return related if tags == related.tags else related._replace(tags=tags)  # mostly the same object
+def _shared_tags(related: Related, tags: tuple[str, ...], other: tuple[str, ...]) -> Related:
+    shared = tuple(t for t in related.tags if t in tags and t in other)
+    return related if shared == related.tags else related._replace(tags=shared)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..changeset import Ready
-from ..output.search import SearchIndexError, index_site
+from ..output.search import Reindex, SearchIndexError, index_site, searched
 
 SEARCH_QUIET_SECONDS = 1.0  # Pagefind waits for the edits to settle: it costs seconds at scale
 WORKER_QUIET_SECONDS = 1.0  # so do related papers and the map (above the inline limit) and the review list
@@ -109,8 +109,8 @@ class LowPriorityWorker:
 class SearchRefresher(AfterQuiet):
     """Re-runs Pagefind once edits have settled, for the shards whose pages changed: it has no
     incremental mode and takes seconds at scale, so it must never hold up a rebuild. A job is
-    (the key of the whole index, each shard's key, the shards, those unchanged); `refreshed`
-    gets the result as a `Ready`."""
+    (the name the result is kept by, what to index again); `refreshed` gets the result as a
+    `Ready`."""
 
     def __init__(self, site_dir: Path, refreshed: Callable[[Ready], None], log: Callable[[str], None]):
         self.site_dir, self.refreshed, self.log = site_dir, refreshed, log
@@ -130,16 +130,17 @@ class SearchRefresher(AfterQuiet):
             if self._stopping:
                 process.kill()
 
-    def _work(self, job: tuple) -> None:
-        name, key, made, shards, unchanged = job
+    def _work(self, job: tuple[str, Reindex]) -> None:
+        name, wanted = job
         started = time.perf_counter()
         try:
-            index_site(self.site_dir, background=True, started=self._started, shards=shards, unchanged=unchanged)
+            indexed = index_site(self.site_dir, background=True, started=self._started, shards=wanted.shards,
+                                 unchanged=wanted.unchanged)
         except SearchIndexError as error:
             self.log(f"search index not refreshed: {error}")
             return
         self.log(f"search index refreshed in {time.perf_counter() - started:.1f} s")
-        self.refreshed(Ready(name, key, made))
+        self.refreshed(Ready(name, wanted.key, searched(wanted, indexed)))
 
 
 class WorkerJob(AfterQuiet):

@@ -5,6 +5,7 @@ changed it renders nothing."""
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import sys
@@ -23,7 +24,7 @@ from ..config import SiteConfig
 from ..content.site import read_site_settings
 from ..files import is_editors_file, signature
 from ..output.links import LinkReport
-from ..output.search import INDEX_DIR, SEARCH, to_reindex
+from ..output.search import INDEX_DIR, PREVIEW_SHARD_PAPERS, SEARCH, to_reindex
 from ..output.swap import MARKER, claim_output_dir
 from ..relate.review import costly_parts
 from ..relate.similarity import related_papers
@@ -77,6 +78,8 @@ class Watcher:
         self._saved = True
         self._observer: Observer | None = None  # made after the first build: it starts a thread at once
         self._thread: threading.Thread | None = None
+        self._started = 0.0  # when the rebuild under way began
+        self._check_all = False  # every page's links are to be checked (files came or went)
         self.jobs: dict[str, WorkerJob] = {}
         self.worker: LowPriorityWorker | None = None
         self.search: SearchRefresher | None = None
@@ -118,7 +121,8 @@ class Watcher:
             shutil.rmtree(self.out_dir, ignore_errors=True)  # ours alone: start clean, so state matches disk
         self.out_dir.mkdir(parents=True, exist_ok=True)
         (self.out_dir / MARKER).write_text("Built by build.py --watch.\n")
-        for file in [file for file, record in state.outputs.items() if signature(self.out_dir / file) != record.signature]:
+        on_disk = {file: signature(self.out_dir / file) for file in state.outputs}
+        for file in [file for file, record in state.outputs.items() if on_disk[file] != record.signature]:
             state.groups.pop(state.outputs.pop(file).group, None)  # edited or removed by hand: made again
         if not (self.out_dir / INDEX_DIR / "pagefind-entry.json").is_file():
             state.derived.pop(SEARCH, None)
@@ -218,6 +222,7 @@ class Watcher:
         map and the review list come from their last computation; what they need anew is worked
         out in the background."""
         started, first = time.perf_counter(), self.rebuilds == 0
+        self._started = started
         report = Report()
         open_pages = self.server.open_pages()
         shown = [urls.file_of(page.lstrip("/")) for page in open_pages]
@@ -237,11 +242,13 @@ class Watcher:
                      "for the next change")
             return True
         self._reload_rest(result, changes, open_pages, self._check_links(result))
+        if not (cold or self._edited()):  # else the next rebuild, under way at once, schedules
+            self._schedule(self.builder)
         self.log(f"rebuilt in {took:.0f} ms ({'start: ' if first else ''}{what}): "
                  f"{len(result.written)} page(s) written, {len(result.removed)} removed"
                  + "".join(f"\n  {w}" for w in map(str, report.warnings)))
-        if not cold:
-            self._schedule(self.builder)
+        if first:
+            gc.freeze()  # the state and the catalogue live as long as the session: no collection walks them again
         return True
 
     def _shown_first(self, written: list[str]) -> None:
@@ -250,6 +257,8 @@ class Watcher:
         if written:
             changed = self.overlay.rebuilt(written, self._by_page(self.builder.links(written)))
             self.server.reload(None if changed else self._paths(written))
+            took = (time.perf_counter() - self._started) * 1000
+            self.log(f"reloaded {len(written)} first page(s) after {took:.0f} ms")
 
     def _reload_rest(self, result: RenderResult, changes: ChangeSet, open_pages: set[str], changed: bool) -> None:
         """Reload the open pages the rest of the rebuild rewrote or removed (every page, after a
@@ -275,12 +284,15 @@ class Watcher:
 
     def _check_links(self, result: RenderResult) -> bool:
         """The links of the pages this rebuild wrote, or of every page when files came or went
-        (a link into a page an edit removed sits on a page the rebuild did not rewrite); whether
-        the errors shown over the pages changed."""
-        links = self.builder.links(None if result.added else result.written)
-        if result.added:
-            return self.overlay.site_checked(self._by_page(links))
-        return self.overlay.rebuilt([*result.written, *result.removed], self._by_page(links))
+        (a link into a page an edit removed sits on a page the rebuild did not rewrite; seconds
+        at 10,000 papers, so left to the next rebuild when an edit is waiting); whether the
+        errors shown over the pages changed."""
+        self._check_all = self._check_all or result.added
+        if self._check_all and not self._edited():
+            self._check_all = False
+            return self.overlay.site_checked(self._by_page(self.builder.links()))
+        found = self._by_page(self.builder.links(result.written))
+        return self.overlay.rebuilt([*result.written, *result.removed], found)
 
     def _by_page(self, links: LinkReport) -> dict[str, list[str]]:
         """Each broken link as the message that names its file and line."""
@@ -300,8 +312,9 @@ class Watcher:
             self._schedule_search(builder)
 
     def _schedule_search(self, builder: Builder) -> None:
-        if builder.catalogue is not None and (wanted := to_reindex(builder.state, builder.titles())):
-            self.search.request((SEARCH, wanted.key, wanted.made, wanted.shards, wanted.unchanged))
+        wanted = to_reindex(builder.state, builder.titles(), PREVIEW_SHARD_PAPERS) if builder.catalogue else None
+        if wanted:
+            self.search.request((SEARCH, wanted))
 
 
 def serve_and_watch(config: SiteConfig, host: str, port: int) -> int:
