@@ -74,6 +74,7 @@ class Builder:
         self.history: History | None = None  # the papers' git history, read at a builder's first load
         self.wanted: dict[str, tuple] = {}  # background work: name → (key, arguments)
         self.drafts: frozenset[str] = frozenset()  # the files the last plan made only for draft papers
+        self.assets: dict[str, tuple[str, bytes]] = {}  # the fingerprinted static files, as last read
         self._planned = 0  # the revision of the catalogue last planned
 
     def build(self, changes: ChangeSet, report: Report, first: Collection[str] = (),
@@ -82,7 +83,9 @@ class Builder:
         """Bring the output up to date with `changes`; raises ContentError, writing nothing, if the
         content or the plan is wrong. With `shown_first` (watch mode), the groups of the files in
         `first` (the pages open in a browser) and of the papers just edited are made, written and
-        handed to it before the rest; `stop()` ends the rest early for a newer change."""
+        handed to it before the rest, and before the whole plan is checked (a preview may then
+        show a page of a plan that fails, beside the errors); `stop()` ends the rest early for a
+        newer change."""
         self.take(changes.ready)
         self.writer.moved = False
         with self.stages("load"):

@@ -48,3 +48,18 @@ def test_killing_a_build_at_any_moment_keeps_the_last_good_site(small_site, code
     # Interrupted builds' folders are cleared; the site the last build replaced is kept, to build the next in.
     assert [p.name for p in small_site.root.iterdir() if p.name.startswith(".build-")] == [".build-site-spare"]
     assert good != finished and outcomes.count(False) >= 3  # most kills did land before the swap
+
+
+def test_the_kept_spare_site_stays_out_of_a_repository_that_ignores_only_the_site(small_site, code):
+    """A curator's repository may ignore just `site/`; `git add -A` must not take in the spare."""
+    git = ["git", "-C", str(small_site.root)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    small_site.write(".gitignore", "site/\n.cache/\n")
+    for _ in range(2):  # the second build replaces a site, and keeps it as the spare
+        small_site.write("content/papers/p0.md", paper("p0", f"Paper 0, build {_}"))
+        assert build(code, small_site).wait() == 0
+    assert (small_site.root / ".build-site-spare/index.html").is_file()
+    status = subprocess.run([*git, "status", "--porcelain", "--untracked-files=all"],
+                            capture_output=True, text=True, check=True).stdout
+    assert "content/papers/p0.md" in status and ".build-" not in status
+    assert not (small_site.site / ".gitignore").exists()

@@ -35,9 +35,13 @@ def staging_dir(out_dir: Path) -> Path:
 
 
 def keep_spare(old_site: Path | None, out_dir: Path) -> None:
-    """Keep the site a build replaced as the next build's staging folder."""
+    """Keep the site a build replaced as the next build's staging folder. It lies beside the
+    output, in the curator's repository, which may ignore only `site/`: so it ignores itself
+    (`seed` removes that file with the others the last output does not hold)."""
     if old_site is not None:
         old_site.rename(_spare(out_dir))
+        ignore_all = "# The last site replaced, kept by build.py to build the next one in.\n*\n"
+        (_spare(out_dir) / ".gitignore").write_text(ignore_all)
 
 
 def _spare(out_dir: Path) -> Path:
