@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import re
 import subprocess
 import sys
 from dataclasses import dataclass, field, replace
