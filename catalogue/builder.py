@@ -72,7 +72,7 @@ class Builder:
         self.writer = SiteWriter(self.renderer, self.state, out_dir)
         self.catalogue: Catalogue | None = None  # the last one loaded
         self.history: History | None = None  # the papers' git history, read at a builder's first load
-        self.wanted: dict[str, tuple] = {}  # background work: name → (key, arguments)
+        self.wanted: dict[str, tuple] = {}  # background work: name → (key, function, arguments)
         self.drafts: frozenset[str] = frozenset()  # the files the last plan made only for draft papers
         self.assets: dict[str, tuple[str, bytes]] = {}  # the fingerprinted static files, as last read
         self._planned = 0  # the revision of the catalogue last planned
@@ -118,11 +118,11 @@ class Builder:
         finally:
             self.writer.planned()
         with self.stages("render"):
-            if stop():
-                self.writer.forget(made)
             removed = self.writer.remove_vanished(groups, checked.files)
+            files_before = list(self.state.files)
             write_assets(self.assets, self.out_dir, self.state)
             sync_static(self.config.static_dir, self.out_dir, self.state)
+            removed += [file for file in files_before if file not in self.state.files]
         self.drafts = checked.drafts
         if self.later and not stop():  # else the next build asks
             self._want(plan.catalogue)
@@ -176,7 +176,7 @@ class Builder:
             key = self.state.key(name, function, args)
             known = self.state.derived.get(name)
             if known is None or known.key != key:
-                self.wanted[name] = (key, args)
+                self.wanted[name] = (key, function, args)
 
     def _prepare(self, plan: Plan) -> None:
         """The templates and what every page shares: the navigation and the assets."""

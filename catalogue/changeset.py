@@ -2,8 +2,9 @@
 
 Watch mode makes one from the file events it sees, a build from the files whose signature
 moved since the saved state (`BuildState.changes`), and a background job from the result it
-hands back; the builder is the only one that reads them, and each kind tells it what to redo
-(as Zola's `ChangeKind` does):
+hands back; `Builder.build` takes them, and each kind tells it what to redo (as Zola's
+`ChangeKind` does). Watch mode looks at the kinds only to choose how to rebuild (everything
+after new settings; no page after a search index alone) and what to reload:
 
 | kind | what it is | what is redone |
 |---|---|---|

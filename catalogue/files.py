@@ -16,6 +16,7 @@ from __future__ import annotations
 import codecs
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from .report import ContentError, Diagnostic
@@ -44,6 +45,21 @@ _EDITORS_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload"
 def is_editors_file(name: str) -> bool:
     """Editors' swap, backup, lock and temporary files (vim's `4913` probe too): not content."""
     return name.startswith((".", "#")) or name.endswith(_EDITORS_SUFFIXES) or name == "4913"
+
+
+def files_in(folder: Path, recursive: bool = True) -> Iterator[Path]:
+    """The files of `folder` (and of its subfolders, if `recursive`) that a build reads: not
+    editors' files, nor Python's `__pycache__`. In no set order; nothing if there is no folder."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            if recursive and entry.name != "__pycache__":
+                yield from files_in(folder / entry.name, recursive)
+        elif not is_editors_file(entry.name):
+            yield folder / entry.name
 
 
 def read_text(path: Path) -> str:

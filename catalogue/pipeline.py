@@ -16,8 +16,9 @@ from .changeset import ChangeSet
 from .config import SiteConfig
 from .content.history import state as history_state
 from .content.model import Catalogue
-from .files import signature
+from .files import signature, write_if_changed
 from .ledger import record
+from .output.links import external_links
 from .output.search import INDEX_DIR, SEARCH, index_site, search_files, searched, to_reindex
 from .output.swap import MARKER, claim_output_dir, forget_damaged, intact, keep_spare, seed, staging_dir, swap_in
 from .progress import Stages
@@ -120,9 +121,9 @@ def _check_links(builder: Builder, only: Collection[str] | None, out_dir: Path) 
     if broken:
         raise ContentError([diagnostic for _, diagnostic in broken])
     cache_dir = builder.config.cache_dir
-    if cache_dir and only is None and links.external:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        (cache_dir / EXTERNAL_LINKS).write_text("".join(f"{url}\n" for url in sorted(links.external)))
+    if cache_dir:
+        external = external_links(builder.state.outputs, builder.config.base_url)
+        write_if_changed(cache_dir / EXTERNAL_LINKS, "".join(f"{url}\n" for url in external).encode())
 
 
 def _index(builder: Builder, staging: Path, out_dir: Path, report: Report) -> None:

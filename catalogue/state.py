@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .changeset import SITE_FILES, ChangeSet
 from .config import PAPERS_DIR, TAXONOMY_FILE, SiteConfig
-from .files import Signature, signature, write_atomic
+from .files import Signature, files_in, signature, write_atomic
 from .report import Diagnostic
 
 if TYPE_CHECKING:
@@ -211,6 +211,18 @@ class BuildState:
             known = self.sources[str(path)] = SourceRecord(now, value, tuple(diagnostics))
         return known
 
+    def read_folder(self, folder: Path, read: Callable[[Path], tuple[Any, tuple[Diagnostic, ...]]]) -> dict[Path, bool]:
+        """`read` every file of `folder` and its subfolders that moved (see `files_in`), and
+        forget the records of those gone from it: each file, with whether it was read now."""
+        moved = {}
+        for path in files_in(folder):
+            before = self.sources.get(str(path))
+            moved[path] = self.read(path, read) is not before
+        inside, seen = f"{folder}{os.sep}", {str(path) for path in moved}
+        for gone in [name for name in self.sources if name.startswith(inside) and name not in seen]:
+            del self.sources[gone]
+        return moved
+
     def changes(self, config: SiteConfig) -> ChangeSet:
         """What changed on disk since this state was left: every input file that is new, gone or
         not as last read. Nothing known (a first build): everything."""
@@ -274,22 +286,10 @@ def code_version() -> str:
 def inputs(config: SiteConfig) -> Iterator[Path]:
     """Every file a build reads: the papers, the vocabulary and the ledger, the templates and
     the static files (named as the stages that read them name them)."""
-    yield from _files_in(config.content_dir / PAPERS_DIR, recursive=False)
+    yield from files_in(config.content_dir / PAPERS_DIR, recursive=False)
     for name in (TAXONOMY_FILE, *SITE_FILES):
         yield config.content_dir / name
     if config.ledger:
         yield config.ledger
-    yield from _files_in(config.templates_dir, recursive=True)
-    yield from _files_in(config.static_dir, recursive=True)
-
-
-def _files_in(folder: Path, recursive: bool) -> Iterator[Path]:
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return
-    for entry in entries:
-        if entry.is_dir(follow_symlinks=False) and recursive:
-            yield from _files_in(folder / entry.name, recursive)
-        elif not entry.is_dir():
-            yield folder / entry.name
+    yield from files_in(config.templates_dir, recursive=True)
+    yield from files_in(config.static_dir, recursive=True)

@@ -14,8 +14,8 @@ and grows with the catalogue, which would make the comparison about that one fea
 - render: `build.py --no-images --no-search --fresh` against `hugo`, alternating, wall time and
   peak memory of the whole process tree (our two render processes summed);
 - full build: `build.py --no-images --fresh`, search included, with its stages and peak memory;
-- warm: the same command again with nothing changed (it starts from .cache/, see
-  catalogue/output/cache.py), checked to give the same bytes as a clean build; then again after
+- warm: the same command again with nothing changed (it starts from the build state in
+  .cache/, see catalogue/state.py), checked to give the same bytes as a clean build; then again after
   one edited abstract. Hugo has no incremental build outside `hugo server`, so its full build
   is the yardstick the issue sets (warm ≤ 0.1 × Hugo's full build);
 - correctness: page counts, and no broken internal link in our output;

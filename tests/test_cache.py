@@ -121,16 +121,71 @@ def test_a_template_change_renders_the_pages_that_use_it_again(built, tmp_path):
 
 
 def test_a_static_file_change_reaches_every_page(built, tmp_path):
-    static = tmp_path / "static"
-    static.mkdir()
-    for source in (TEMPLATES.parent / "static").iterdir():
-        if source.is_file():
-            (static / source.name).write_bytes(source.read_bytes())
+    static = copy_static(tmp_path)
     build_site(built.config(search=False, static_dir=static), Report())
     (static / "style.css").write_text((static / "style.css").read_text(encoding="utf-8") + "\n/* changed */\n",
                                       encoding="utf-8")
     build_site(built.config(search=False, static_dir=static), Report())
     assert_same_as_clean(built, search=False, static_dir=static)
+
+
+def copy_static(tmp_path: Path) -> Path:
+    static = tmp_path / "static"
+    static.mkdir()
+    for source in (TEMPLATES.parent / "static").iterdir():
+        if source.is_file():
+            (static / source.name).write_bytes(source.read_bytes())
+    return static
+
+
+def test_a_static_file_removed_fails_the_links_to_it_as_a_clean_build_does(built, tmp_path):
+    """No page was rewritten, but a file went: every page's links are checked again."""
+    static = copy_static(tmp_path)
+    (static / "figure.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>')
+    samba = built.content / "papers/samba.md"
+    samba.write_text(samba.read_text().replace("We present", "We present ([figure](/static/figure.svg))", 1))
+    build_site(built.config(search=False, static_dir=static), Report())
+    (static / "figure.svg").unlink()
+    for cached in (True, False):
+        with pytest.raises(ContentError) as error:
+            build_site(built.config(search=False, static_dir=static), Report(), cached=cached)
+        assert [d.path.name for d in error.value.diagnostics] == ["samba.md"]
+        assert "/static/figure.svg leads to no page" in str(error.value.diagnostics[0])
+
+
+def test_files_gone_from_templates_and_static_are_forgotten_and_editors_files_ignored(built, tmp_path):
+    """A removed template or static file is a change once; an editor's backup is none."""
+    templates, static = tmp_path / "templates", copy_static(tmp_path)
+    templates.mkdir()
+    for source in TEMPLATES.iterdir():
+        (templates / source.name).write_bytes(source.read_bytes())
+    (templates / "unused.html").write_text("<p>no page uses this</p>")
+    (static / "old.txt").write_text("to be removed")
+    config = built.config(search=False, templates_dir=templates, static_dir=static)
+    build_site(config, Report())
+    (templates / "unused.html").unlink()
+    (static / "old.txt").unlink()
+    build_site(config, Report())
+    assert not (built.site / "static/old.txt").exists()
+    (static / "style.css~").write_text("an editor's backup")
+    (templates / ".paper.html.swp").write_text("an editor's swap file")
+    again = build_site(config, Report())
+    assert again.rendered == 0 and set(again.stages) == {"restore"}  # nothing to do: not even a load
+    assert not (built.site / "static/style.css~").exists()
+    assert_same_as_clean(built, search=False, templates_dir=templates, static_dir=static)
+
+
+def test_the_list_of_external_links_follows_each_edit(built):
+    listed = built.root / ".cache/external-links.txt"
+    samba = built.content / "papers/samba.md"
+    good = samba.read_text()
+    samba.write_text(good.replace("We present", "We present ([a demo](https://demo.example.org/samba))", 1))
+    build_site(built.config(search=False), Report())
+    assert "https://demo.example.org/samba" in listed.read_text().splitlines()
+    samba.write_text(good)
+    build_site(built.config(search=False), Report())
+    assert "https://demo.example.org/samba" not in listed.read_text()
+    assert "https://github.com/example/samba" in listed.read_text().splitlines()
 
 
 def test_other_code_starts_from_scratch(built, monkeypatch):

@@ -234,3 +234,21 @@ def test_a_page_asked_for_before_it_is_rewritten_is_rewritten_at_once(live):
     assert seen == result.first and {"papers/rocketkv/index.html", "papers/index.html"} <= set(seen)
     assert on_request == [True] and asked in result.written and renders.count(asked) == 1  # once, on request
     rebuild()  # compared with a clean build
+
+
+def test_a_page_that_fails_to_render_leaves_no_page_waiting_to_be_written_on_request(live):
+    """The rest of a failed rebuild's pages are of a plan that failed: a reader's request
+    must not write one later, from a state the next rebuild is changing."""
+    project, root, rebuild = live
+    builder = rebuild.builder
+    template = root / "templates/paper.html"
+    good = template.read_text()
+    template.write_text(good.replace("{% block content %}",
+                                     '{% block content %}{% if paper.slug == "rocketkv" %}{{ paper.title / 0 }}{% endif %}', 1))
+    with pytest.raises(ContentError) as failed:
+        builder.build(ChangeSet.of_paths([template], builder.config), Report())
+    assert "paper.html:" in str(failed.value) and "papers/rocketkv/" in str(failed.value)
+    assert builder.writer.waiting == set()
+    assert not builder.writer.write_now("papers/samba/index.html", wait=0)
+    template.write_text(good)
+    rebuild(template)  # and the next rebuild gives a clean build's bytes

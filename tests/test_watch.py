@@ -444,6 +444,8 @@ def test_a_restart_starts_where_the_last_session_left(small_site, code):
     papers = small_site.content / "papers"
     (papers / "icv.md").write_text((papers / "icv.md").read_text().replace("In-context Vectors", "Steering Vectors"))
     (papers / "extra.md").write_text(paper("extra", "An Extra Paper", "ICML 2024", "[kv-cache]"))  # no new venue or tag
+    (small_site.root / "out/papers/ghost").mkdir()
+    (small_site.root / "out/papers/ghost/index.html").write_text("written by a session killed before it saved")
     third, line = start()
     written = int(re.search(r"(\d+) page", line).group(1))
     assert "(start: papers)" in line and 0 < written < 30, line
@@ -459,3 +461,39 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def test_a_restart_shows_again_the_broken_links_the_last_session_showed(small_site, code):
+    shutil.copytree(PROJECT_ROOT / "templates", small_site.root / "templates")
+    shutil.copytree(PROJECT_ROOT / "static", small_site.root / "static")
+    path = small_site.content / "papers/icv.md"
+    path.write_text(path.read_text() + "\nSee [the other paper](/papers/rocketvk/).\n")
+    port = free_port()
+    for start in ("cold", "again"):  # the restart has nothing to render, and no background result to take
+        server = WatchProcess(small_site.root, "--no-search", code=code, port=port)
+        try:
+            html = overlay_once(server, "papers/samba/", present=True, seconds=10)
+            assert f"{path}:" in html and "the link /papers/rocketvk/ leads to no page" in html
+            assert start == "again" or server.settled(0, "review")  # the review list is in the state saved
+        finally:
+            server.stop()
+    rebuilt = [line for line in server.lines if line.startswith("rebuilt in")]
+    assert len(rebuilt) == 1 and rebuilt[0].endswith("(start: nothing changed): 0 page(s) written, 0 removed")
+
+
+def test_new_site_settings_rebuild_every_page_and_bad_ones_keep_the_last(watch):
+    site, server, events = watch
+    settings = site.content / "site.yaml"
+    good = settings.read_text()
+    settings.write_text(good.replace("title: Context Window", "title: Long Context Digest"))
+    assert events.wait("reload")
+    assert server.settled(0, "everything")
+    assert "Long Context Digest" in server.get("papers/samba/")[1]
+    settings.write_text(good.replace("title: Context Window", "title: [unclosed"))
+    assert events.wait("reload")
+    html = overlay_once(server, "papers/samba/", present=True, seconds=10)
+    assert str(settings) in html and "internal error" not in html  # said as bad content is, at its file
+    assert "Long Context Digest" in html  # the last good pages, still served
+    settings.write_text(good)
+    overlay_once(server, "papers/samba/", present=False)
+    assert "Long Context Digest" not in server.get("papers/samba/")[1]

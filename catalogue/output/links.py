@@ -43,7 +43,6 @@ class Broken(NamedTuple):
 @dataclass
 class LinkReport:
     broken: list[Broken] = field(default_factory=list)
-    external: set[str] = field(default_factory=set)
     checked: int = 0
 
 
@@ -113,6 +112,13 @@ def check_links(pages: Mapping[str, Linked], files: Container[str], base_url: st
     return checker.report
 
 
+def external_links(pages: Mapping[str, Linked], base_url: str) -> list[str]:
+    """Every address outside the site that `pages` link to, sorted (listed, never fetched)."""
+    base_path = urlsplit(base_url).path or "/"
+    links = (raw.decode("utf-8").replace("&amp;", "&") for raw in {raw for page in pages.values() for raw in page.links})
+    return sorted(link for link in links if _internal(link, base_url, base_path) is None)
+
+
 def check_folder(site: Path, base_url: str, left_out: Callable[[str], bool] | None = None) -> LinkReport:
     """`check_links` of a site as it is on disk."""
     pages, files = read_site(site)
@@ -134,7 +140,6 @@ class _Checker:
         for raw in self.pages[page].links:
             link, file, fragment, internal = self._resolved(raw, page, folder)
             if not internal:
-                self.report.external.add(link)
                 continue
             self.report.checked += 1
             if file is None:

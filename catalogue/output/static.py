@@ -41,19 +41,19 @@ def write_assets(assets: dict[str, tuple[str, bytes]], site: Path | None, state:
 
 
 def sync_static(source: Path, site: Path | None, state: BuildState) -> None:
-    """Make the site's `static/` a copy of `source`: stale entries go first (a file may have
-    become a folder, or the other way round), then files that moved since the state's record
-    of them (or whose copy in the site did) are written."""
-    wanted = {p.relative_to(source): p for p in sorted(source.rglob("*")) if p.is_file()}
+    """Make the site's `static/` a copy of the files a build reads in `source` (editors' files
+    left out): stale entries go first (a file may have become a folder, or the other way
+    round), then files that moved since the state's record of them (or whose copy in the site
+    did) are written."""
+    moved = state.read_folder(source, _read_static)
+    wanted = {path.relative_to(source): path for path in sorted(moved)}
     for file in [f for f in state.files if f.startswith(urls.STATIC) and Path(f[len(urls.STATIC):]) not in wanted]:
         del state.files[file]
     if site is not None:
         _remove_stale(site / urls.STATIC, wanted)
     for relative, path in wanted.items():
         file = f"{urls.STATIC}{relative.as_posix()}"
-        before = state.sources.get(str(path))
-        record = state.read(path, _read_static)
-        if site is not None and (record is not before or state.files.get(file) != signature(site / file)):
+        if site is not None and (moved[path] or state.files.get(file) != signature(site / file)):
             write_if_changed(site / file, path.read_bytes())
         state.files[file] = signature(site / file) if site is not None else ()
 

@@ -20,6 +20,7 @@ from .search import INDEX_DIR, SEARCH
 STAGING_PREFIX = ".build-"
 SPARE = "spare"  # the last site replaced: the next build's staging folder
 MARKER = ".catalogue-site"  # marks a folder this tool built, and so may replace
+GIT_IGNORE = ".gitignore"  # in the spare and the staging folder: they lie in the curator's repository
 
 
 def staging_dir(out_dir: Path) -> Path:
@@ -31,17 +32,21 @@ def staging_dir(out_dir: Path) -> Path:
     if spare.is_dir():
         staging.rmdir()
         spare.rename(staging)
+    _ignore_in_git(staging)
     return staging
 
 
 def keep_spare(old_site: Path | None, out_dir: Path) -> None:
-    """Keep the site a build replaced as the next build's staging folder. It lies beside the
-    output, in the curator's repository, which may ignore only `site/`: so it ignores itself
-    (`seed` removes that file with the others the last output does not hold)."""
+    """Keep the site a build replaced as the next build's staging folder."""
     if old_site is not None:
         old_site.rename(_spare(out_dir))
-        ignore_all = "# The last site replaced, kept by build.py to build the next one in.\n*\n"
-        (_spare(out_dir) / ".gitignore").write_text(ignore_all)
+        _ignore_in_git(_spare(out_dir))
+
+
+def _ignore_in_git(folder: Path) -> None:
+    """The staging folder and the spare lie beside the output, in the curator's repository, which
+    may ignore only `site/`: each ignores itself (`swap_in` removes the file from the new site)."""
+    (folder / GIT_IGNORE).write_text("# Kept by build.py to build the next site in: not a source.\n*\n")
 
 
 def _spare(out_dir: Path) -> Path:
@@ -50,7 +55,7 @@ def _spare(out_dir: Path) -> Path:
 
 def seed(out_dir: Path, staging: Path, files: dict[str, Signature]) -> set[str]:
     """Make `staging` hold each file of the last output that is as the state says it left it
-    (hard links: no bytes copied), and no other; return those. A file the spare holds already
+    (hard links: no bytes copied), and no other but its `.gitignore`; return those. A file the spare holds already
     (the same inode) is left as it is. Every later write replaces a file (a rename), so the last
     output stays whole. (Strings, not Paths: this runs for every file of the site.)"""
     kept, folders = set(), set()
@@ -62,7 +67,7 @@ def seed(out_dir: Path, staging: Path, files: dict[str, Signature]) -> set[str]:
         if signature(target) != recorded:
             _link(source, target, folders)
         kept.add(file)
-    _remove_others(staging, kept | {MARKER})
+    remove_others(staging, kept | {MARKER, GIT_IGNORE})
     return kept
 
 
@@ -90,10 +95,11 @@ def _link(source: str, target: str, folders: set[str]) -> None:
         shutil.copy2(source, target)
 
 
-def _remove_others(staging: Path, kept: set[str]) -> None:
-    """Remove what the spare holds that the last output does not (and folders left empty)."""
-    for folder, names, files in os.walk(staging, topdown=False):
-        relative = os.path.relpath(folder, staging)
+def remove_others(site: Path, kept: set[str]) -> None:
+    """Remove every file of `site` that is not in `kept` (paths relative to it), and the folders
+    left empty."""
+    for folder, names, files in os.walk(site, topdown=False):
+        relative = os.path.relpath(folder, site)
         prefix = "" if relative == "." else relative.replace(os.sep, "/") + "/"
         for name in files:
             if prefix + name not in kept:
@@ -128,7 +134,8 @@ def swap_in(staging: Path, out_dir: Path) -> Path | None:
     """Put the new site in place. On Linux one atomic exchange of the two folders, so `out_dir`
     is never missing, even if the build is killed; elsewhere two renames, and a site killed
     between them is put back by the next run (`_remove_leftovers`). Returns the folder that
-    now holds the old site, for the caller to remove (the next run removes it otherwise)."""
+    now holds the old site, if any (see `keep_spare`)."""
+    (staging / GIT_IGNORE).unlink(missing_ok=True)
     os.chmod(staging, 0o755)
     if out_dir.exists() and _exchange(staging, out_dir):
         return staging  # it now holds the old site

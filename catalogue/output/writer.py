@@ -81,7 +81,8 @@ class SiteWriter:
         if not can_fork(sum(len(each.stale) for each in made)):
             return self._write(made, stop)[0]
         (written, _, _), (theirs, outputs, groups) = forked(made, lambda each: len(each.stale), self._write)
-        self.state.outputs.update(outputs)
+        for file, record in outputs.items():
+            self._keep(file, record)
         self.state.groups.update(groups)
         return written + theirs
 
@@ -92,14 +93,17 @@ class SiteWriter:
             self._requested = set()
         self._planned.set()
         written, groups = [], {}
-        for each in made:
-            for page, _ in each.stale:
-                if stop():  # a group left part-written is made again; its pages written are known
-                    return written, {file: self.state.outputs[file] for file in written}, groups
-                if self._write_pending(page.file) or page.file in self._requested:
-                    written.append(page.file)
-            self.state.groups[each.group.id] = groups[each.group.id] = each.record
-        return written, {file: self.state.outputs[file] for file in written}, groups
+        try:
+            for each in made:
+                for page, _ in each.stale:
+                    if stop():  # a group left part-written is made again; its pages written are known
+                        return written, {file: self.state.outputs[file] for file in written}, groups
+                    if self._write_pending(page.file) or page.file in self._requested:
+                        written.append(page.file)
+                self.state.groups[each.group.id] = groups[each.group.id] = each.record
+            return written, {file: self.state.outputs[file] for file in written}, groups
+        finally:
+            self._forget(made)  # what a stop or an error left waiting is out of date: never written on request
 
     @property
     def waiting(self) -> set[str]:
@@ -139,11 +143,15 @@ class SiteWriter:
             if self.out_dir is not None:
                 write_if_changed(self.out_dir / file, rendered.data)
                 on_disk = signature(self.out_dir / file)
-            record = self._record(made.group.id, page, key, rendered, on_disk)
-            before = self.state.outputs.get(file)
-            self.moved = self.moved or before is None or before.ids != record.ids
-            self.state.outputs[file] = record
+            self._keep(file, self._record(made.group.id, page, key, rendered, on_disk))
             return True
+
+    def _keep(self, file: str, record: OutputRecord) -> None:
+        """Record a file written, noting whether links elsewhere may now lead somewhere else
+        (a new file, or other ids on it)."""
+        before = self.state.outputs.get(file)
+        self.moved = self.moved or before is None or before.ids != record.ids
+        self.state.outputs[file] = record
 
     def _record(self, group_id: str, page: Page, key: bytes, rendered, on_disk: tuple) -> OutputRecord:
         paper = page.context.get("paper")
@@ -152,8 +160,8 @@ class SiteWriter:
                             self.links.ids(rendered.data) if html else frozenset(),
                             paper.slug if paper is not None else "", rendered.warnings)
 
-    def forget(self, made: list[Made]) -> None:
-        """Drop the pages still waiting to be written (a newer edit made them out of date)."""
+    def _forget(self, made: list[Made]) -> None:
+        """Drop the pages of `made` still waiting to be written."""
         with self._lock:
             for each in made:
                 for page, _ in each.stale:

@@ -74,9 +74,7 @@ class Templates:
     def refresh(self) -> None:
         """Look at every template file again (a build's start)."""
         self._versions = {SOCIAL_IMAGE_TEMPLATE: digest(("social", SOCIAL_VERSION))}
-        for path in sorted(self.templates_dir.rglob("*")):
-            if path.is_file() and not path.name.startswith("."):
-                self.state.read(path, self._read)
+        self.state.read_folder(self.templates_dir, self._read)
 
     def version(self, name: str) -> bytes:
         if name not in self._versions:

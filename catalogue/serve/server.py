@@ -31,10 +31,9 @@ NO_SITE_YET = (b'<!doctype html><html lang="en"><head><meta charset="utf-8"><tit
 class DevServer:
     """A threaded HTTP server over `root` with Server-Sent Events for live reload."""
 
-    def __init__(self, root: Path, host: str = "127.0.0.1", port: int = 8000,
-                 on_request: Callable[[str], None] | None = None):
+    def __init__(self, root: Path, host: str = "127.0.0.1", port: int = 8000):
         self.root = root.resolve()
-        self.on_request = on_request
+        self.on_request: Callable[[str], None] | None = None  # told each path asked for, before it is served
         self.errors: list[str] = []
         self.errors_heading = BUILD_FAILED
         self._events: list[tuple[str, str]] = []  # every event sent, (kind, data): none is lost

@@ -22,12 +22,10 @@ from ..builder import REVIEW, SIMILARITY, Builder, RenderResult
 from ..changeset import ChangeSet, Ready
 from ..config import SiteConfig
 from ..content.site import read_site_settings
-from ..files import is_editors_file, signature
+from ..files import signature
 from ..output.links import LinkReport
-from ..output.search import INDEX_DIR, PREVIEW_SHARD_PAPERS, SEARCH, to_reindex
-from ..output.swap import MARKER, claim_output_dir
-from ..relate.review import costly_parts
-from ..relate.similarity import related_papers
+from ..output.search import INDEX_DIR, PREVIEW_SHARD_PAPERS, SEARCH, search_files, to_reindex
+from ..output.swap import MARKER, claim_output_dir, remove_others
 from ..report import ContentError, Report
 from ..state import BuildState, identity, state_file
 from .jobs import LowPriorityWorker, SearchRefresher, WorkerJob
@@ -36,16 +34,12 @@ from .server import DevServer
 
 QUIET_SECONDS = 0.01  # a burst of events (a git checkout) within this window is one rebuild
 SAVE_AFTER_SECONDS = 5.0  # the state is saved once edits have paused this long
-BACKGROUND = {SIMILARITY: (related_papers, "related papers and map"), REVIEW: (costly_parts, "review list")}
-
-
-def is_ignored(path: str) -> bool:
-    """Editors' swap, backup, lock and temporary files are not content."""
-    return is_editors_file(Path(path).name) or "__pycache__" in path
+BACKGROUND = {SIMILARITY: "related papers and map", REVIEW: "review list"}  # what the builder may want, as logged
 
 
 class _Events(FileSystemEventHandler):
-    """Hands the paths of writes, moves and deletions to `changed`; reads are not changes."""
+    """Hands the paths of writes, moves and deletions to `changed` (which leaves out what no
+    build reads: see `ChangeSet.of_paths`); reads are not changes."""
 
     def __init__(self, changed):
         self.changed = changed
@@ -54,8 +48,7 @@ class _Events(FileSystemEventHandler):
         if event.event_type in ("opened", "closed_no_write") or (
                 event.is_directory and event.event_type == "modified"):
             return  # reads, and a folder's mtime moving because a file in it changed
-        paths = [Path(os.fsdecode(p)) for p in (event.src_path, getattr(event, "dest_path", ""))
-                 if p and not is_ignored(os.fsdecode(p))]
+        paths = [Path(os.fsdecode(p)) for p in (event.src_path, getattr(event, "dest_path", "")) if p]
         if paths:
             self.changed(paths)
 
@@ -97,8 +90,9 @@ class Watcher:
             self.rebuild(ChangeSet.everything(), cold=True)
         else:
             self.overlay.built_once = True  # the last session's pages are there to serve
+            self._check_all = True  # their broken links too, shown again once edits allow
         self.worker = LowPriorityWorker()
-        self.jobs = {name: WorkerJob(self.worker, self.ready, self.log, what) for name, (_, what) in BACKGROUND.items()}
+        self.jobs = {name: WorkerJob(self.worker, self.ready, self.log, what) for name, what in BACKGROUND.items()}
         self.search = SearchRefresher(self.out_dir, self.ready, self.log)
         if cold:
             self._schedule(self.builder)
@@ -121,6 +115,7 @@ class Watcher:
             shutil.rmtree(self.out_dir, ignore_errors=True)  # ours alone: start clean, so state matches disk
         self.out_dir.mkdir(parents=True, exist_ok=True)
         (self.out_dir / MARKER).write_text("Built by build.py --watch.\n")
+        remove_others(self.out_dir, self._known(state))  # written after the last save, by a session killed since
         on_disk = {file: signature(self.out_dir / file) for file in state.outputs}
         for file in [file for file, record in state.outputs.items() if on_disk[file] != record.signature]:
             state.groups.pop(state.outputs.pop(file).group, None)  # edited or removed by hand: made again
@@ -202,19 +197,28 @@ class Watcher:
             self._reconfigure()
         elif changes.only_search:
             self.builder.take(changes.ready)  # what the index was made from: no page shows it
+            self._saved = False
             self.server.reload(event="search")
         elif changes or self.builder.catalogue is None:
             self.rebuild(changes)
 
+    def _known(self, state: BuildState) -> set[str]:
+        """The output's files as `state` knows them, the search index and the marker."""
+        return {*state.outputs, *state.files, *search_files(self.out_dir), MARKER}
+
     def _reconfigure(self) -> None:
-        """content/site.yaml (or the whole content folder) changed: start again with its settings."""
-        site = read_site_settings(self.config.content_dir)
-        self.config = replace(self.config, title=site.title, tagline=site.description, noindex=site.preview)
+        """content/site.yaml (or the whole content folder) changed: build everything again with
+        its settings, serving the last pages meanwhile (and still, if the settings are wrong)."""
+        try:
+            site = read_site_settings(self.config.content_dir)
+        except ContentError as error:
+            self._failed([str(d) for d in error.diagnostics])
+            return
+        self.config = replace(self.config, title=site.title, tagline=site.description,
+                              noindex=self.config.noindex or site.preview)
         self.builder = Builder(self.config, BuildState(identity(self.config)), self.out_dir, later=True)
-        shutil.rmtree(self.out_dir, ignore_errors=True)
-        self.out_dir.mkdir(parents=True)
-        (self.out_dir / MARKER).write_text("Built by build.py --watch.\n")
-        self.rebuild(ChangeSet.everything())
+        if self.rebuild(ChangeSet.everything()):
+            remove_others(self.out_dir, self._known(self.builder.state))  # pages the old settings made
 
     def rebuild(self, changes: ChangeSet, cold: bool = False) -> bool:
         """Rebuild in place, the pages open in a browser first (not in a `cold` start, before
@@ -304,10 +308,8 @@ class Watcher:
     def _schedule(self, builder: Builder) -> None:
         """The background work this catalogue needs: related papers and the review list whose
         arguments moved, and the search shards whose pages did."""
-        for name, (key, args) in builder.wanted.items():
-            function = BACKGROUND[name][0]
-            if name in self.jobs:
-                self.jobs[name].request((name, key, function, args))
+        for name, (key, function, args) in builder.wanted.items():
+            self.jobs[name].request((name, key, function, args))
         if self.config.search and self.search:
             self._schedule_search(builder)
 
