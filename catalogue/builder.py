@@ -185,8 +185,9 @@ class Builder:
                               {name: path for name, (path, _) in self.assets.items()})
 
     def _write_first(self, plan: Plan, first: Collection[str], changes: ChangeSet) -> list[str]:
-        """Make and write the groups of the pages in `first` and of the papers just edited (not
-        after a template or static file moved: then every page is the reader's first)."""
+        """Make the groups of the pages in `first` and of the papers just edited, and write their
+        HTML pages (not after a template or static file moved: then every page is the reader's
+        first)."""
         if changes.templates or changes.static or changes.settings:
             return []
         edited = plan.catalogue.changes_since(self._planned)
@@ -194,7 +195,7 @@ class Builder:
         ids += [] if edited.everything else [f"paper:{paper.slug}" for change in edited.papers
                                                for paper in change.papers]
         groups = [group for group in map(plan.group, dict.fromkeys(ids)) if group is not None]
-        return self.writer.write(self.writer.made(groups))
+        return self.writer.write(self.writer.made(groups), only=_shown_in_a_browser)
 
     def _plan(self, plan: Plan, stop: Callable[[], bool]) -> tuple[list[PageGroup], list[Made], CheckedPlan]:
         """Every group, the groups made anew, and the checked plan (the sitemap made last, from
@@ -239,6 +240,11 @@ class Builder:
         """What rendering the pages gave (formulas shown as code), at the papers' lines."""
         return sorted({w for record in self.state.outputs.values() for w in record.warnings},
                       key=lambda d: (str(d.path), d.line, d.message))
+
+
+def _shown_in_a_browser(file: str) -> bool:
+    """What a reader waits for after an edit: the HTML page (its preview image follows with the rest)."""
+    return file.endswith(".html")
 
 
 class _SiteFiles:

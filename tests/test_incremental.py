@@ -232,6 +232,7 @@ def test_a_page_asked_for_before_it_is_rewritten_is_rewritten_at_once(live):
     result = builder.build(ChangeSet.of_paths([rocketkv], builder.config), Report(), first=["papers/index.html"],
                            shown_first=seen.extend, stop=between_groups)
     assert seen == result.first and {"papers/rocketkv/index.html", "papers/index.html"} <= set(seen)
+    assert "papers/rocketkv/social.png" in result.written and "papers/rocketkv/social.png" not in seen  # with the rest
     assert on_request == [True] and asked in result.written and renders.count(asked) == 1  # once, on request
     rebuild()  # compared with a clean build
 

@@ -73,20 +73,24 @@ class SiteWriter:
         new = {each.group.id: each.record.facts for each in made}
         return [(group.id, new[group.id] if group.id in new else self.state.groups[group.id].facts) for group in groups]
 
-    def write(self, made: list[Made], stop: Callable[[], bool] = lambda: False) -> list[str]:
-        """Render and write the stale pages of `made`, one group after another, and record each
-        group once all its pages are; returns the files written. Stops between pages when
-        `stop()` says so (a newer edit in watch mode): what is left stays stale. Many pages to
-        write are shared with a second process where one can be forked (see `parallel`)."""
+    def write(self, made: list[Made], stop: Callable[[], bool] = lambda: False,
+              only: Callable[[str], bool] = lambda file: True) -> list[str]:
+        """Render and write the stale pages of `made` (those whose file `only` takes), one group
+        after another, and record each group once all its pages are; returns the files written.
+        Stops between pages when `stop()` says so (a newer edit in watch mode): what is left
+        stays stale, and its group is made again by the next plan. Many pages to write are shared
+        with a second process where one can be forked (see `parallel`)."""
         if not can_fork(sum(len(each.stale) for each in made)):
-            return self._write(made, stop)[0]
-        (written, _, _), (theirs, outputs, groups) = forked(made, lambda each: len(each.stale), self._write)
+            return self._write(made, stop, only)[0]
+        (written, _, _), (theirs, outputs, groups) = forked(made, lambda each: len(each.stale),
+                                                            lambda half: self._write(half, stop, only))
         for file, record in outputs.items():
             self._keep(file, record)
         self.state.groups.update(groups)
         return written + theirs
 
-    def _write(self, made: list[Made], stop: Callable[[], bool] = lambda: False) -> tuple[list[str], dict, dict]:
+    def _write(self, made: list[Made], stop: Callable[[], bool] = lambda: False,
+               only: Callable[[str], bool] = lambda file: True) -> tuple[list[str], dict, dict]:
         """`write` in this process: the files written, and their records and their groups'."""
         with self._lock:
             self._pending.update((page.file, (each, page, key)) for each in made for page, key in each.stale)
@@ -98,9 +102,10 @@ class SiteWriter:
                 for page, _ in each.stale:
                     if stop():  # a group left part-written is made again; its pages written are known
                         return written, {file: self.state.outputs[file] for file in written}, groups
-                    if self._write_pending(page.file) or page.file in self._requested:
+                    if only(page.file) and (self._write_pending(page.file) or page.file in self._requested):
                         written.append(page.file)
-                self.state.groups[each.group.id] = groups[each.group.id] = each.record
+                if all(only(page.file) for page, _ in each.stale):
+                    self.state.groups[each.group.id] = groups[each.group.id] = each.record
             return written, {file: self.state.outputs[file] for file in written}, groups
         finally:
             self._forget(made)  # what a stop or an error left waiting is out of date: never written on request
