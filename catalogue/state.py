@@ -212,10 +212,11 @@ class BuildState:
         return known
 
     def read_folder(self, folder: Path, read: Callable[[Path], tuple[Any, tuple[Diagnostic, ...]]]) -> dict[Path, bool]:
-        """`read` every file of `folder` and its subfolders that moved (see `files_in`), and
-        forget the records of those gone from it: each file, with whether it was read now."""
+        """`read` every file of `folder` and its subfolders that moved (see `files_in`), in path
+        order, and forget the records of those gone from it: each file, with whether it was read
+        now."""
         moved = {}
-        for path in files_in(folder):
+        for path in sorted(files_in(folder)):
             before = self.sources.get(str(path))
             moved[path] = self.read(path, read) is not before
         inside, seen = f"{folder}{os.sep}", {str(path) for path in moved}

@@ -55,9 +55,10 @@ def _spare(out_dir: Path) -> Path:
 
 def seed(out_dir: Path, staging: Path, files: dict[str, Signature]) -> set[str]:
     """Make `staging` hold each file of the last output that is as the state says it left it
-    (hard links: no bytes copied), and no other but its `.gitignore`; return those. A file the spare holds already
-    (the same inode) is left as it is. Every later write replaces a file (a rename), so the last
-    output stays whole. (Strings, not Paths: this runs for every file of the site.)"""
+    (hard links: no bytes copied), and no other but its `.gitignore`; return those. A file the
+    spare holds already (the same inode) is left as it is. Every later write replaces a file (a
+    rename), so the last output stays whole. (Strings, not Paths: this runs for every file of
+    the site.)"""
     kept, folders = set(), set()
     source_root, target_root = f"{out_dir}{os.sep}", f"{staging}{os.sep}"
     for file, recorded in files.items():
