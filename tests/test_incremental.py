@@ -253,3 +253,21 @@ def test_a_page_that_fails_to_render_leaves_no_page_waiting_to_be_written_on_req
     assert not builder.writer.write_now("papers/samba/index.html", wait=0)
     template.write_text(good)
     rebuild(template)  # and the next rebuild gives a clean build's bytes
+
+
+def test_an_edit_undone_while_its_rebuild_was_cut_short_shows_the_page_as_it_was(live):
+    """Watch mode wrote an edited paper's page first, then a newer save stopped the rest (the
+    group only part-written); the next save puts the paper back as it was before the edit."""
+    project, root, rebuild = live
+    builder = rebuild.builder
+    samba = project.content / "papers/samba.md"
+    good = samba.read_text()
+    samba.write_text(good.replace("Samba: Simple Hybrid", "Samba: Simply Hybrid"))
+    seen = []
+    result = builder.build(ChangeSet.of_paths([samba], builder.config), Report(), first=["papers/samba/index.html"],
+                           shown_first=seen.extend, stop=lambda: True)
+    assert result.plan is None and "papers/samba/index.html" in seen  # the page alone, then stopped
+    assert "Simply Hybrid" in (root / "live/papers/samba/index.html").read_text()
+    samba.write_text(good)
+    rebuild(samba)  # compared with a clean build
+    assert "Simply Hybrid" not in (root / "live/papers/samba/index.html").read_text()

@@ -126,7 +126,7 @@ def test_watch_serves_the_real_catalogue_and_follows_edits(watching):
     assert tab.wait("reload", mine=True)
     tab.close()
     status, html = server.get("papers/samba/")
-    assert status == 200 and OVERLAY not in html and "Samba: Simple Hybrid" in html
+    assert status == 200 and OVERLAY not in html and "Samba: Simple Hybrid" in html, "\n".join(server.lines)
 
 
 @pytest.mark.slow

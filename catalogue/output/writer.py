@@ -80,6 +80,8 @@ class SiteWriter:
         Stops between pages when `stop()` says so (a newer edit in watch mode): what is left
         stays stale, and its group is made again by the next plan. Many pages to write are shared
         with a second process where one can be forked (see `parallel`)."""
+        for each in made:  # until all its pages are written, a group's last record no longer holds
+            self.state.groups.pop(each.group.id, None)
         if not can_fork(sum(len(each.stale) for each in made)):
             return self._write(made, stop, only)[0]
         (written, _, _), (theirs, outputs, groups) = forked(made, lambda each: len(each.stale),
