@@ -141,10 +141,13 @@ def test_a_first_build_that_fails_shows_why_at_every_address(project):
             assert OVERLAY in html and "The first build failed" in html, path
             assert "content/papers/samba.md:5: unknown venue `ICRL 2025` — did you mean `ICLR 2025`?" in html
             assert '<script src="/__watch/client.js"></script>' in html  # so the fix reloads the tab
-        samba.write_text(good)
+        samba.write_text(good)  # not atomic: a rebuild may read it half-written and fail once more
         assert server.events.wait("reload", timeout=30)
-        status, html = server.get("papers/samba/")
-        assert status == 200 and OVERLAY not in html
+        deadline = time.monotonic() + 30
+        while (served := server.get("papers/samba/"))[0] != 200 and time.monotonic() < deadline:
+            assert server.events.wait("reload", timeout=deadline - time.monotonic())  # each rebuild reloads
+        status, html = served
+        assert status == 200 and OVERLAY not in html, "\n".join(server.lines)
     finally:
         server.stop()
 
