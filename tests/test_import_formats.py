@@ -120,7 +120,7 @@ def test_csv_rows_with_their_columns_and_the_venue_given(scratch):
     assert summary(report) == "import: 4 added, 0 skipped, 0 could not be parsed"
     duo = meta(scratch, "duoattention")
     assert duo["authors"][:2] == ["Guangxuan Xiao", "Jiaming Tang"] and len(duo["authors"]) == 8
-    assert duo["url"] == "https://openreview.net/forum?id=cFu7ze7xUm"  # the paper's page, from its PDF's address
+    assert duo["openreview"] == "cFu7ze7xUm" and "url" not in duo  # the paper's forum, from its PDF's address
     assert duo["code"] == "https://github.com/mit-han-lab/duo-attention" and duo["source"] == f"{CSV}:2"
     assert meta(scratch, "samba")["arxiv"] == "2406.07522" and "url" not in meta(scratch, "samba")
     # Rows span one line each, but the one holding a quoted, comma-full abstract is still one row.
@@ -144,7 +144,7 @@ def test_openreview_notes_v2_and_v1_with_their_venues(scratch):
     assert summary(report) == "import: 4 added, 0 skipped, 1 could not be parsed"
     diff = meta(scratch, "diff-transformer")
     assert diff["title"] == "Differential Transformer" and diff["venue"] == "ICLR 2025"  # `ICLR 2025 Oral`
-    assert diff["url"] == "https://openreview.net/forum?id=OvoCm1gGhN" and diff["source"] == f"{V2}:4"
+    assert diff["openreview"] == "OvoCm1gGhN" and diff["source"] == f"{V2}:4"
     fox = meta(scratch, "forgetting-transformer")
     assert fox["authors"] == ["Zhixuan Lin", "Evgenii Nikishin", "Xu Owen He", "Aaron Courville"]
     assert fox["source"] == f"{V1}:2"

@@ -225,14 +225,33 @@ def test_a_url_that_is_not_the_paper_itself_is_refused(scratch, url, expected):
 
 
 def test_the_papers_own_pages_are_accepted_with_their_pdf(scratch):
-    scratch.write("content/papers/a.md", paper("a", "A", extra="url: https://openreview.net/forum?id=SPS6HzVzyt\n"))
+    scratch.write("content/papers/a.md", paper("a", "A", extra="openreview: 'SPS6HzVzyt'\n"))
     scratch.write("content/papers/b.md", paper("b", "B", extra="url: https://proceedings.mlr.press/v267/hu25f.html\n"))
     scratch.write("content/papers/c.md", paper("c", "C", extra="arxiv: '2406.07522'\n"))
     papers = load_catalogue(scratch.content, Report()).by_slug
-    assert [(papers[s].url_label, papers[s].pdf_url) for s in "abc"] == [
-        ("OpenReview", "https://openreview.net/pdf?id=SPS6HzVzyt"),
-        ("PMLR", "https://proceedings.mlr.press/v267/hu25f/hu25f.pdf"),
-        ("Paper", "https://arxiv.org/pdf/2406.07522")]
+    assert [(papers[s].own_page, papers[s].pdf_url) for s in "abc"] == [
+        ("https://openreview.net/forum?id=SPS6HzVzyt", "https://openreview.net/pdf?id=SPS6HzVzyt"),
+        ("https://proceedings.mlr.press/v267/hu25f.html", "https://proceedings.mlr.press/v267/hu25f/hu25f.pdf"),
+        ("", "https://arxiv.org/pdf/2406.07522")]
+
+
+def test_an_openreview_address_in_url_asks_for_its_forum_id(scratch):
+    text = paper("a", "A", extra="url: https://openreview.net/forum?id=SPS6HzVzyt&noteId=x\n")
+    assert errors_for(scratch, {"a.md": text}) == [
+        "papers/a.md:7: `url` is an OpenReview address — write `openreview: 'SPS6HzVzyt'` instead "
+        "(`url` is the proceedings page, once there is one)"]
+
+
+def test_presentation_pages_and_forum_ids_are_checked(scratch):
+    text = paper("a", "A", extra="presentation: keynote\nopenreview: 'https://openreview.net/forum?id=SPS6HzVzyt'\n"
+                                 "pages: '12-14'\n")
+    assert errors_for(scratch, {"a.md": text}) == [
+        "papers/a.md:8: `openreview` is not an OpenReview forum id: 'https://openreview.net/forum?id=SPS6HzVzyt' — "
+        "write the id alone, in quotes, like `openreview: 'SPS6HzVzyt'`",
+        "papers/a.md:7: presentation 'keynote' is not one of oral, spotlight, poster — "
+        "write how the venue presented the paper, like `presentation: spotlight`, or delete the line",
+        "papers/a.md:9: `pages` is not a page range: '12-14' — "
+        "write the first and last page as the proceedings give them, like `pages: '1234--1250'`"]
 
 
 def test_a_valid_multi_line_quote_is_not_blamed_for_a_later_error(scratch):

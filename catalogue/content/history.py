@@ -29,7 +29,7 @@ LIMIT = 100  # changes shown: the newest first, whole commits, until this many
 BATCH = LIMIT  # commits a `git log` reads at a time: most commits change a paper or more
 CACHE_FILE = "history.pickle"  # in the cache folder: commit → its entry, computed once
 FORMAT = 2  # of the cache file; raise it when `Entry` changes shape
-LINK_KEYS = ("arxiv", "url", "code", "project")
+LINK_KEYS = ("arxiv", "openreview", "url", "code", "project")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _TIMEOUT = 60  # seconds: a git that hangs must not hang the build
 

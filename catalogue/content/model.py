@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .changes import Changes, PaperChange, next_revision
-from .paperlinks import page_label, pdf_url
+from .paperlinks import openreview_url, page_label, pdf_url
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 URL_PATTERN = re.compile(r"^https?://[^\s<>\"]+$")
@@ -115,11 +115,14 @@ class Paper:
     title_source: str = field(default="curated", metadata=_front_matter(str))
     slug: str = field(metadata=_front_matter(str, required=True))
     venue: Venue = field(metadata=_front_matter(str, required=True))
+    presentation: str = field(default="", metadata=_front_matter(str))  # oral, spotlight or poster, as the venue says
     added: str = field(default="", metadata=_front_matter(datetime.date))  # ISO date it joined: orders the feeds
     authors: tuple[str, ...] = field(default=(), metadata=_front_matter(list))
     arxiv: str = field(default="", metadata=_front_matter(str))
+    openreview: str = field(default="", metadata=_front_matter(str))  # its forum's id: `aMBSY2ebPw`
     doi: str = field(default="", metadata=_front_matter(str))
-    url: str = field(default="", metadata=_front_matter(str))
+    url: str = field(default="", metadata=_front_matter(str))  # its page in the proceedings
+    pages: str = field(default="", metadata=_front_matter(str))  # in the proceedings: `12345--12367`
     tags: tuple[str, ...] = field(metadata=_front_matter(list, required=True))
     code: str = field(default="", metadata=_front_matter(str))
     project: str = field(default="", metadata=_front_matter(str))
@@ -154,9 +157,18 @@ class Paper:
         return f"https://arxiv.org/abs/{self.arxiv}" if self.arxiv else ""
 
     @property
+    def openreview_url(self) -> str:
+        return openreview_url(self.openreview)
+
+    @property
     def pdf_url(self) -> str:
-        """The PDF, where its address is known (arXiv, OpenReview, the proceedings)."""
-        return pdf_url(self.arxiv, self.url)
+        """The PDF, where its address is known (arXiv, the proceedings, OpenReview)."""
+        return pdf_url(self.arxiv, self.url, self.openreview)
+
+    @property
+    def own_page(self) -> str:
+        """The paper's own page at its venue: the proceedings', else OpenReview's forum."""
+        return self.url or self.openreview_url
 
     @property
     def url_label(self) -> str:

@@ -10,6 +10,8 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 ARXIV_ID = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$")
+OPENREVIEW_ID = re.compile(r"^[\w-]{6,}$")  # a forum's id: `aMBSY2ebPw`
+OPENREVIEW = "https://openreview.net"
 # The paper's own page at its venue: by host, the name its button shows and the shape of a
 # paper's address there (a volume's index or a search is no paper's page).
 _PROCEEDINGS = r"/paper_files/paper/\d{4}/(?:hash|file)/[\w-]+\.(?:html|pdf)"
@@ -40,16 +42,29 @@ def arxiv_id_in(url: str) -> str:
     return unversioned(match.group("id")) if match and ARXIV_ID.match(match.group("id")) else ""
 
 
+def openreview_id_in(url: str) -> str:
+    """The forum id an OpenReview address names (its forum or its PDF); "" if none."""
+    parts = urlsplit(url)
+    if parts.hostname != "openreview.net" or parts.path not in ("/forum", "/pdf"):
+        return ""
+    note = parse_qs(parts.query).get("id", [""])[0]
+    return note if OPENREVIEW_ID.match(note) else ""
+
+
+def openreview_url(forum: str) -> str:
+    return f"{OPENREVIEW}/forum?id={forum}" if forum else ""
+
+
 def paper_page(url: str) -> str:
-    """`url` as the paper's own page at its venue (OpenReview's forum, the proceedings), or ""
-    if it is anything else: a mirror, a summary site, a search result."""
+    """`url` as the paper's own page at its venue (the proceedings, a DOI), or "" if it is
+    anything else: a mirror, a summary site, a search result. OpenReview's forum is a paper's
+    own page too, kept by its id (`openreview_id_in`)."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or parts.hostname not in PAPER_HOSTS \
             or not re.fullmatch(PAPER_HOSTS[parts.hostname][1], parts.path):
         return ""
     if parts.hostname == "openreview.net":
-        note = parse_qs(parts.query).get("id", [""])[0]
-        return f"https://openreview.net/forum?id={note}" if re.fullmatch(r"[\w-]{6,}", note) else ""
+        return openreview_url(openreview_id_in(url))
     return url.replace("http://", "https://", 1)
 
 
@@ -58,21 +73,20 @@ def page_label(url: str) -> str:
     return PAPER_HOSTS.get(urlsplit(url).hostname or "", ("Paper",))[0]
 
 
-def pdf_url(arxiv: str, page: str) -> str:
-    """The PDF, where its address follows from what we know: arXiv's, OpenReview's, and the
-    proceedings that name their PDFs after their pages (PMLR, ICLR's and NeurIPS's)."""
+def pdf_url(arxiv: str, page: str, openreview: str = "") -> str:
+    """The PDF, where its address follows from what we know: arXiv's, the proceedings that name
+    their PDFs after their pages (PMLR, ICLR's and NeurIPS's), OpenReview's."""
     if arxiv:
         return f"https://arxiv.org/pdf/{arxiv}"
     parts = urlsplit(page)
-    if parts.hostname == "openreview.net":
-        return page.replace("/forum?", "/pdf?", 1)
     pmlr = re.fullmatch(r"/(v\d+)/([\w-]+)\.html", parts.path) if parts.hostname == "proceedings.mlr.press" else None
     if pmlr:
         return f"https://proceedings.mlr.press/{pmlr[1]}/{pmlr[2]}/{pmlr[2]}.pdf"
     if parts.hostname in ("proceedings.iclr.cc", "proceedings.neurips.cc", "papers.nips.cc") \
             and "/hash/" in parts.path and parts.path.endswith("-Abstract-Conference.html"):
         return page.replace("/hash/", "/file/").replace("-Abstract-Conference.html", "-Paper-Conference.pdf")
-    return ""
+    forum = openreview or openreview_id_in(page)
+    return f"{OPENREVIEW}/pdf?id={forum}" if forum else ""
 
 
 def placeholder(url: str) -> bool:

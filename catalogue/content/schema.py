@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,11 +22,13 @@ from .model import (
     Taxonomy,
     Venue,
 )
-from .paperlinks import ARXIV_ID, arxiv_id_in, paper_page, placeholder
+from .paperlinks import ARXIV_ID, OPENREVIEW_ID, arxiv_id_in, openreview_id_in, paper_page, placeholder
 from .source import PageSource
 from .venues import unknown_venue_hint
 
 TITLE_SOURCES = ("derived", "metadata", "curated")
+PRESENTATIONS = ("oral", "spotlight", "poster")  # how a venue presented a paper, most selective first
+PAGES = r"^\d+--\d+$"
 URL_KEYS = ("code", "project", "url")
 
 
@@ -157,6 +160,18 @@ def _check_values(source: PageSource, report: Report) -> None:
     if isinstance(meta.get("arxiv"), str) and not ARXIV_ID.match(meta["arxiv"]):
         report.error(source.path, _line(source, "arxiv"), f"`arxiv` is not an arXiv id: {meta['arxiv']!r}",
                      "write the id alone, in quotes, like `arxiv: '2406.07522'`")
+    if isinstance(meta.get("openreview"), str) and not OPENREVIEW_ID.match(meta["openreview"]):
+        forum = openreview_id_in(meta["openreview"])
+        report.error(source.path, _line(source, "openreview"),
+                     f"`openreview` is not an OpenReview forum id: {meta['openreview']!r}",
+                     f"write the id alone, in quotes, like `openreview: '{forum or 'aMBSY2ebPw'}'`")
+    if meta.get("presentation", "poster") not in PRESENTATIONS:
+        report.error(source.path, _line(source, "presentation"),
+                     f"presentation {meta['presentation']!r} is not one of {', '.join(PRESENTATIONS)}",
+                     "write how the venue presented the paper, like `presentation: spotlight`, or delete the line")
+    if isinstance(meta.get("pages"), str) and not re.match(PAGES, meta["pages"]):
+        report.error(source.path, _line(source, "pages"), f"`pages` is not a page range: {meta['pages']!r}",
+                     "write the first and last page as the proceedings give them, like `pages: '1234--1250'`")
     if isinstance(meta.get("doi"), str) and not DOI_PATTERN.match(meta["doi"]):
         report.error(source.path, _line(source, "doi"), f"`doi` is not a DOI: {meta['doi']!r}",
                      "write the DOI alone, like `doi: 10.1145/3600006.3613165` (no https://doi.org/)")
@@ -165,10 +180,13 @@ def _check_values(source: PageSource, report: Report) -> None:
 def _check_paper_page(source: PageSource, report: Report) -> None:
     """`url:` is published as the paper itself: its venue page, never where a title was found."""
     url, line = source.meta["url"], _line(source, "url")
-    arxiv = arxiv_id_in(url)
+    arxiv, forum = arxiv_id_in(url), openreview_id_in(url)
     if arxiv:
         report.error(source.path, line, "`url` is an arXiv address",
                      f"write `arxiv: '{arxiv}'` instead: the page then links to its abstract and PDF")
+    elif forum:
+        report.error(source.path, line, "`url` is an OpenReview address",
+                     f"write `openreview: '{forum}'` instead (`url` is the proceedings page, once there is one)")
     elif not paper_page(url):
         report.error(source.path, line, f"`url` is not the paper's own page: {url}",
                      "give its OpenReview or proceedings page, or delete the line (a site that "

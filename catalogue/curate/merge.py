@@ -12,7 +12,7 @@ from ..content.source import fingerprint, read_source
 from ..report import Report
 from .transaction import Transaction, load_content
 
-TAKEN = ("authors", "arxiv", "url", "code", "project", "doi")  # what KEEP takes from DROP if it has none
+TAKEN = ("authors", "arxiv", "openreview", "url", "pages", "presentation", "code", "project", "doi")  # what KEEP takes from DROP if it has none
 
 
 def merge_papers(content_dir: Path, keep: str, drop: str, report: Report) -> Transaction | None:

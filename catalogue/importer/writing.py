@@ -10,7 +10,7 @@ import frontmatter
 
 from ..config import PAPERS_DIR
 from ..content.model import FIELD_ORDER, URL_PATTERN, Venue
-from ..content.paperlinks import paper_page, placeholder
+from ..content.paperlinks import openreview_id_in, paper_page, placeholder
 from ..content.source import fingerprint
 from ..files import write_new
 from ..relate.tagging import TagSuggester
@@ -24,14 +24,18 @@ from .slugs import slug_source, slugify, unique_slug
 
 
 def known_facts(entry: Entry | None, facts: PaperFacts | None, meta: dict) -> dict[str, object]:
-    """Authors, arXiv id, DOI and venue page from the import file, else the metadata, for fields
-    `meta` does not have. Only the paper's own addresses: where a title was found is provenance."""
+    """Authors, arXiv and OpenReview ids, DOI and proceedings page from the import file, else the
+    metadata, for fields `meta` does not have. Only the paper's own addresses: where a title was
+    found is provenance."""
     given = entry or Entry(Path(), 0, 0, None, "")
     authors = given.authors or (facts.authors if facts else ())
     arxiv = given.arxiv or (facts.arxiv if facts else "")
-    url = paper_page(given.url) or paper_page(given.pdf) or (paper_page(facts.url) if facts else "")
+    addresses = [given.url, given.pdf, facts.url if facts else ""]
+    forum = next(filter(None, map(openreview_id_in, addresses)), "")
+    url = next((page for page in map(paper_page, addresses) if page and not openreview_id_in(page)), "")
     found: dict[str, object] = {}
-    for key, value in (("authors", list(authors)), ("arxiv", arxiv), ("doi", given.doi), ("url", url)):
+    for key, value in (("authors", list(authors)), ("arxiv", arxiv), ("openreview", forum), ("doi", given.doi),
+                       ("url", url)):
         if value and not meta.get(key):
             found[key] = value
     return found

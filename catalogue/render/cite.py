@@ -61,7 +61,7 @@ def cite_key(paper: Paper) -> str:
 
 def paper_url(paper: Paper) -> str:
     """The address a citation gives: the paper's own page at its venue, else its arXiv entry."""
-    return paper.url or paper.arxiv_url
+    return paper.own_page or paper.arxiv_url
 
 
 def withdrawal(paper: Paper) -> str:

@@ -134,8 +134,9 @@ class PageRenderer:
         if paper.withdrawn:  # no longer a paper published at its venue
             del data["datePublished"], data["isPartOf"]
             data["creativeWorkStatus"] = "Withdrawn"
-        if paper.arxiv or paper.url:
-            data["sameAs"] = [link for link in (paper.arxiv_url, paper.url) if link]
+        same_as = [link for link in (paper.arxiv_url, paper.openreview_url, paper.url) if link]
+        if same_as:
+            data["sameAs"] = same_as
         if page.context["image"]:
             data["image"] = absolute(page.context["image"])
         text = json.dumps(data, ensure_ascii=False, sort_keys=True)
