@@ -1,5 +1,6 @@
 """The real catalogue in content/, built into a temporary folder (content/ is only read)."""
 
+import csv
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -8,6 +9,7 @@ import pytest
 from linkcheck import broken_links
 
 PAPERS = 95  # the five raw lists in content/sources/
+PROVENANCE = Path(__file__).parent.parent / "content" / "sources" / "provenance.tsv"
 RAW_LATEX = re.compile(r"\$[^$\s][^$]*\$|\\(textbf|textit|texttt|emph|underline|url)\{")
 
 
@@ -46,6 +48,20 @@ def site(real_site) -> Path:
 def test_every_paper_has_a_page(catalogue, site):
     assert len(catalogue.papers) == PAPERS
     assert len(list((site / "papers").glob("*/index.html"))) == PAPERS
+
+
+def test_every_paper_links_to_itself(catalogue):
+    """Its venue page (proceedings or OpenReview) or, where no venue page is known, its arXiv entry."""
+    assert [p.slug for p in catalogue.papers if not (p.own_page or p.arxiv)] == []
+
+
+def test_every_venue_fact_says_where_it_was_found(catalogue):
+    lines = [line for line in PROVENANCE.read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
+    found = {(row["slug"], row["field"], row["value"]) for row in csv.DictReader(lines, delimiter="\t")}
+    unsourced = [(p.slug, key, getattr(p, key)) for p in catalogue.papers for key in ("openreview", "pages", "presentation")
+                 if getattr(p, key) and (p.slug, key, getattr(p, key)) not in found]
+    assert unsourced == []
+    assert all(row[3].startswith("https://") for row in csv.reader(lines[1:], delimiter="\t"))
 
 
 def test_no_page_shows_raw_latex(site):
