@@ -1,5 +1,7 @@
 // Shared by the header panel and the search page: loading Pagefind, drawing one result, the
 // words that describe a search, and moving through results with the arrow keys.
+import { bare, stem } from "./search-words.js";
+
 let pagefind = null;
 let shards = 0;
 const OPTIONS = { excerptLength: 24, ranking: { termFrequency: 0.6, pageLength: 0.5 } };
@@ -20,9 +22,22 @@ export function loadPagefind(root) {
         { baseUrl: root, ...OPTIONS, mergeFilter: { shard: String(i + 1) } })));
     }
     shards = others.length + 1;
-    return module;
+    return { ...module, search: oneAtATime(module.search) };
   });
   return pagefind;
+}
+
+// Pagefind's searches, run one after another. A search holds the index's state as it was when
+// it began, while the words it needs are fetched; one that begins meanwhile may load other words
+// into a newer state and the first then finds nothing ("Liliang Ren", with each word looked up
+// in each shard at once, found no "Liliang").
+function oneAtATime(search) {
+  let last = Promise.resolve();
+  return (term, options) => {
+    const next = last.then(() => search(term, options));
+    last = next.catch(() => {});
+    return next;
+  };
 }
 
 // How many shards the index is in (known once loadPagefind has answered).
@@ -47,41 +62,69 @@ export function link(href, text) {
   return node;
 }
 
-// Says how the results were found, if not simply by every word: a correction, or some words.
-// `count` and `complete` are the results shown and how many of them have every word.
+const quoted = (words) => words.map((word) => `“${word}”`).join(", ");
+
+// Says how the results were found, if not simply by every word: a correction, words no paper
+// holds, or some words. `count` and `complete` are the results shown and how many have every word.
 export function caveat(found, searchUrl, count = found.results.length, complete = found.every && found.every.size) {
   if (found.corrected) {
-    const note = element("span", "search-caveat",
-      `Showing ${plural(count, "paper")} for “${found.corrected}”: no paper matches “${found.original}”. `);
+    const note = element("span", "search-caveat", `Showing ${plural(count, "paper")} for “${found.query}”: ` +
+      `no paper mentions ${quoted([...found.typos, ...(found.missing || [])])}. `);
     note.append(link(`${searchUrl(found.original)}&exact=1`, `Search for “${found.original}” instead`));
     return note;
   }
-  if (!found.partial) return null;
-  const rest = `with ${found.needed === 1 ? "one" : `${found.needed} or more`} of its ${found.words} words`;
-  if (!complete) {
-    return element("span", "search-caveat", `No paper has every word of “${found.query}”; showing ${plural(count, "paper")} ${rest}.`);
-  }
+  const missing = found.missing ? `No paper mentions ${quoted(found.missing)}. ` : "";
+  if (found.partial) return element("span", "search-caveat", missing + someWords(found, count, complete));
+  if (missing) return element("span", "search-caveat", `${missing}Showing ${plural(count, "paper")} with “${found.query}”.`);
+  return null;
+}
+
+// "No paper has every word of “…”; showing 12 papers with 2 or more of its 4 words."
+function someWords(found, count, complete) {
+  const besides = found.left && found.left.length ? ` besides ${quoted(found.left)}` : "";
+  const rest = `with ${found.needed === 1 ? "one" : `${found.needed} or more`} of its ${found.words} words${besides}`;
+  if (!complete) return `No paper has every word of “${found.query}”; showing ${plural(count, "paper")} ${rest}.`;
   const has = complete === 1 ? "paper has" : "papers have";
-  return element("span", "search-caveat",
-    `${complete} ${has} every word of “${found.query}”; below ${complete === 1 ? "it" : "them"}, ${count - complete} more ${rest}.`);
+  return `${complete} ${has} every word of “${found.query}”; below ${complete === 1 ? "it" : "them"}, ${count - complete} more ${rest}.`;
 }
 
-// Links to browse by, for a search that found nothing (in base.html, where the addresses are known).
-export function browseLinks() {
-  const template = document.getElementById("search-browse");
-  return template ? template.content.cloneNode(true) : "";
+// What a search that found nothing says: which words no paper holds, a spelling that some
+// paper has, the catalogue's largest themes, and where to browse.
+export async function nothingFound(found, query, root) {
+  const note = element("span", "search-caveat",
+    found.missing ? `No paper mentions ${quoted(found.missing)}. ` : `No papers match “${query}”. `);
+  if (found.suggested) note.append("Did you mean ", link(searchAt(root, found.suggested), `“${found.suggested}”`), "? ");
+  const themes = await largestThemes(root);
+  if (themes.length) {
+    note.append("The catalogue's largest themes: ");
+    themes.forEach(([theme, count], i) => note.append(
+      i ? " · " : "", link(`${root}search/?theme=${encodeURIComponent(theme)}`, theme), ` (${count})`));
+    note.append(". ");
+  }
+  note.append(browseLinks(root));
+  return note;
 }
 
-// Pagefind's excerpt is text with <mark> around the hits: keep the marks, escape the rest.
-function excerptNode(excerpt) {
-  const node = element("p", "result-excerpt");
-  excerpt.split(/(<mark>.*?<\/mark>)/).forEach((part) => {
-    const hit = part.match(/^<mark>(.*)<\/mark>$/);
-    const text = (hit ? hit[1] : part).replace(/&lt;/g, "<").replace(/&gt;/g, ">")
-      .replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
-    node.append(hit ? element("mark", null, text) : document.createTextNode(text));
-  });
-  return node;
+const THEMES = 4;  // how many themes a search that found nothing offers
+
+async function largestThemes(root) {
+  const counts = (await (await loadPagefind(root)).filters()).theme || {};
+  return Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, THEMES);
+}
+
+export function searchAt(root, query) {
+  return `${root}search/?q=${encodeURIComponent(query).replace(/%20/g, "+")}`;
+}
+
+// Links to browse by, for a search that found nothing: the index pages at the site's root, as
+// `searchAt` finds the search page (catalogue/urls.py names them).
+const BROWSE = [["tag", "tags/"], ["theme", "themes/"], ["venue", "venues/"], ["author", "authors/"]];
+
+export function browseLinks(root) {
+  const caveat = element("span", "search-caveat", "Try fewer or other words, or browse by ");
+  BROWSE.forEach(([name, path], i) => caveat.append(i ? (i === BROWSE.length - 1 ? " or " : ", ") : "", link(`${root}${path}`, name)));
+  caveat.append(".");
+  return caveat;
 }
 
 export function shortAuthors(authors) {
@@ -89,9 +132,12 @@ export function shortAuthors(authors) {
   return names.length > 3 ? `${names.slice(0, 3).join(", ")} et al.` : names.join(", ");
 }
 
-export function resultItem(data, query) {
+// One result: title, venue and authors, tags, the abstract around the words searched for
+// (`terms`), and its PDF and a button that saves it to the reading list.
+export function resultItem(data, terms) {
   const item = element("li", "result");
-  const title = link(query ? `${data.url}?highlight=${encodeURIComponent(query)}` : data.url, data.meta.title || data.url);
+  const highlight = terms && terms.length ? `?highlight=${encodeURIComponent(terms.join(" "))}` : "";
+  const title = link(`${data.url}${highlight}`, data.meta.title || data.url);
   title.className = "result-title";
   item.append(title);
   const byline = element("p", "result-byline");
@@ -101,20 +147,99 @@ export function resultItem(data, query) {
   const tags = element("p", "result-facts");
   (data.filters.tag || []).forEach((tag) => tags.append(element("span", "tag", tag)));
   item.append(tags);
-  if (query) item.append(excerptNode(bestExcerpt(data)));
+  if (terms && terms.length) item.append(excerptNode(data, terms));
+  item.append(actions(data));
   return item;
 }
 
-// The abstract's excerpt when the hit is in it; otherwise (a hit in the title, the authors, the
-// words for the index only) the abstract's first words, which say what the paper is about.
-function bestExcerpt(data) {
-  const sub = data.sub_results.find((result) => result.anchor && result.anchor.id === "abstract");
-  if (sub && sub.excerpt.includes("<mark>")) return sub.excerpt;
+const EXCERPT = 24;  // words, as Pagefind's excerptLength
+
+// The abstract's EXCERPT words holding most of the words searched for, marked, as Pagefind's
+// own excerpt does (which would often show the index words or the authors instead); the
+// abstract's first words when it holds none (a hit in the title or the authors).
+function excerptNode(data, terms) {
+  const words = data.content.split(/\s+/);
+  const [start, end] = abstractSpan(data, words);
+  const hit = words.map((word, i) => (i >= start && i < end ? terms.findIndex((term) => matches(word, term)) : -1));
+  const from = bestWindow(hit, start, end);
+  const to = Math.min(from + EXCERPT, end);
+  const node = element("p", "result-excerpt");
+  if (from > start) node.append("… ");
+  for (let i = from; i < to; i += 1) {
+    let last = i;
+    while (hit[i] >= 0 && last + 1 < to && hit[last + 1] >= 0) last += 1;  // "KV cache": one mark
+    const text = words.slice(i, last + 1).join(" ");
+    node.append(i > from ? " " : "", hit[i] >= 0 ? element("mark", null, text) : text);
+    i = last;
+  }
+  if (to < end) node.append(" …");
+  return node;
+}
+
+const matches = (word, term) => bare(word).startsWith(stem(bare(term))) && bare(term) !== "";
+
+// Where the abstract is in a page's indexed words: from its heading's anchor to the tags,
+// which the page lists after it.
+function abstractSpan(data, words) {
   const anchor = (data.anchors || []).find((a) => a.id === "abstract");
-  if (!anchor) return data.excerpt;
-  const words = data.content.split(" ").slice(anchor.location, anchor.location + 24);
-  const text = words.join(" ").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  return words.length === 24 ? `${text} …` : text;
+  const tagWords = (data.filters.tag || []).join(" ").split(/\s+/).filter(Boolean).length;
+  return [anchor ? anchor.location : 0, Math.max(words.length - tagWords, anchor ? anchor.location + 1 : 1)];
+}
+
+// The first window of EXCERPT words in [start, end), a few words before a hit, with the most
+// different words searched for, then the most hits; `start` if none.
+function bestWindow(hit, start, end) {
+  let best = start;
+  let bestScore = 0;
+  for (let at = start; at < end; at += 1) {
+    if (hit[at] < 0) continue;
+    const from = Math.max(start, at - 4);
+    const inside = hit.slice(from, Math.min(from + EXCERPT, end)).filter((h) => h >= 0);
+    const score = new Set(inside).size * 1000 + inside.length;
+    if (score > bestScore) [best, bestScore] = [from, score];
+  }
+  return best;
+}
+
+// The reading list is static/reading-list.js's: the same localStorage key and items. It hears
+// of changes made in other tabs; one made here, in the header's panel, is told to it alike, so
+// that the page's own Save button follows.
+const READING_LIST = "reading-list";
+const loadList = () => { try { return JSON.parse(localStorage.getItem(READING_LIST)) || []; } catch { return []; } };
+function storeList(list) {
+  try { localStorage.setItem(READING_LIST, JSON.stringify(list)); } catch { return; /* private mode */ }
+  window.dispatchEvent(new StorageEvent("storage", { key: READING_LIST }));
+}
+
+// The result's PDF, when the paper has one, and Save, which adds it to the reading list or takes it off.
+function actions(data) {
+  const row = element("p", "result-actions");
+  if (data.meta.pdf) {
+    const pdf = link(data.meta.pdf, "PDF");
+    pdf.className = "button result-pdf";
+    pdf.append(element("span", "visually-hidden", ` of ${data.meta.title}`));
+    row.append(pdf);
+  }
+  const slug = (data.url.match(/\/papers\/([^/]+)\/$/) || [])[1];
+  if (slug) row.append(saveButton({ slug, title: data.meta.title || slug, venue: data.meta.venue || "" }));
+  return row;
+}
+
+function saveButton(paper) {
+  const button = element("button", "button result-save");
+  button.type = "button";
+  const saved = () => loadList().some((item) => item.slug === paper.slug);
+  const show = () => {  // the title, unseen, says which paper to one who hears the button
+    const which = element("span", "visually-hidden", ` ${paper.title} to the reading list`);
+    button.replaceChildren(saved() ? "Saved ✓" : "Save", which);
+    button.setAttribute("aria-pressed", String(saved()));
+  };
+  button.addEventListener("click", () => {
+    storeList(saved() ? loadList().filter((item) => item.slug !== paper.slug) : [...loadList(), paper]);
+    show();
+  });
+  show();
+  return button;
 }
 
 // Up and Down move between `input` and the result links in `list`; Enter follows a link as ever.

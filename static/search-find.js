@@ -1,65 +1,157 @@
-// Finding papers: Pagefind, plus what it lacks. An arXiv address or versioned id is searched as
-// the bare id; the query as a phrase (in a title, then anywhere) moves up; when few papers hold
-// every word, papers holding most of them follow; a word found nowhere is corrected by spelling.
-const FEW = 5;          // fewer results than this with every word: add papers with most words
-const RERANKED = 20;    // how many of the first results the phrase may reorder
-const ARXIV = /(?:https?:\/\/)?(?:www\.)?(?:arxiv\.org\/(?:abs|pdf)\/|arxiv:\s*)?(\d{4}\.\d{4,5})(?:v\d+)?(?:\.pdf)?/gi;
-
+// Finding papers: Pagefind, plus what it lacks. An arXiv or OpenReview address or a versioned
+// arXiv id is searched as the bare id. A word no paper holds is corrected by spelling, or said to
+// be missing, and the others searched: never "3 papers match" a word found nowhere. The query as
+// a phrase (in a title, then anywhere) moves up, and in a question the papers whose title, tags
+// or themes hold its key words; when few papers hold every word, papers holding most of them
+// (stop words left out) follow.
 import { shardCount } from "./search-core.js";
+import {
+  catalogueWords, holders, holds, inText, isQuestion, isStopWord, keyWords, nearWords, plain, wordsOf,
+} from "./search-words.js";
 
-let words = null;
+const FEW = 5;          // fewer results than this with every word: add papers with most words
+const RERANKED = 20;    // how many of the first results the phrase and the key words may reorder
+const ARXIV = /(?:https?:\/\/)?(?:www\.)?(?:arxiv\.org\/(?:abs|pdf)\/|arxiv:\s*)?(\d{4}\.\d{4,5})(?:v\d+)?(?:\.pdf)?/gi;
+const OPENREVIEW = /(?:https?:\/\/)?(?:www\.)?openreview\.net\/(?:forum|pdf)\/?\?(?:[^\s#]*&)?id=([\w-]+)[^\s#]*(?:#\S*)?/gi;
 
 export function normalise(query) {
-  return query.replace(ARXIV, "$1").replace(/\s+/g, " ").trim();
+  return query.replace(ARXIV, "$1").replace(OPENREVIEW, "$1").replace(/\s+/g, " ").trim();
 }
 
-// A text as Pagefind compares it, for finding a phrase: lower case, words between single spaces.
-function plain(text) {
-  return ` ${text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim()} `;
-}
-
-// The results for `query`, in order: { results, query }, and with `partial` the ids of the papers
-// with `every` word and how many words (`needed` of `words`) the others have; with `corrected`,
-// the query searched instead of the `original`.
+// The results for `query`, in order: { results, query, terms } (`terms`: the words to mark in
+// excerpts), and with `partial` the ids of the papers with `every` word and how many key words
+// (`needed` of `words`; `left`, the words not counted) the others have; with `corrected`, the
+// query searched instead of the `original`, whose `typos` no paper holds; with `missing`, the
+// words no paper holds, searched without (and perhaps a `suggested` query).
 export async function findPapers(pagefind, root, query, options = {}, correct = true) {
   const q = normalise(query);
-  const all = await pagefind.search(q || null, options);
-  const terms = q.split(" ").filter(Boolean);
-  if (all.results.length >= FEW || terms.length === 0) {
-    const results = options.sort ? (shardCount() > 1 ? await inOrder(pagefind, all.results, options.sort) : all.results)
-      : await byPhrase(all.results, q);
-    return { results, query: q };
-  }
-  // Few results, and a word that starts no word of the index: Pagefind's loose matches for a typo
-  // ("smaba" finds two unrelated papers) are worth less than the word it meant.
-  if (correct) {
-    const corrected = await spellingOf(root, terms);
-    if (corrected) return { ...(await findPapers(pagefind, root, corrected, options, false)), corrected, original: q };
-  }
-  if (terms.length === 1) return { results: all.results, query: q };
-  let most = await mostWords(pagefind, terms, all.results, options);
-  if (options.sort) most = await inOrder(pagefind, most, options.sort);
-  const every = new Set(all.results.map((result) => result.id));
-  return { results: most, query: q, partial: most.length > every.size, every, needed: wordsNeeded(terms), words: terms.length };
+  if (!q) return { results: await listed(pagefind, options), query: q, terms: [] };
+  const words = wordsOf(q);
+  const question = isQuestion(q);
+  const terms = keyWords(words, question);
+  const known = await catalogueWords(root);
+  const held = await Promise.all(terms.map((term) => holders(pagefind, known, term, shardCount())));
+  const missing = terms.filter((_, i) => !held[i].length);
+  if (missing.length) return withoutMissing(pagefind, root, { q, words, missing, known, options, correct });
+  return search(pagefind, { q, words, terms, held, question, options });
 }
 
-// How many of a query's words a paper must have to follow those that have every word.
+// A query with words no paper holds: corrected if each is a typo of a word of the catalogue's
+// own text, else searched without them.
+async function withoutMissing(pagefind, root, { q, words, missing, known, options, correct }) {
+  const fixes = correct ? await corrections(pagefind, known, words, missing) : new Map();
+  if (fixes.size) {
+    const fixed = words.map((word) => fixes.get(word) || word).join(" ");
+    const found = await findPapers(pagefind, root, fixed, options, false);
+    return { ...found, corrected: fixed, original: q, typos: [...fixes.keys()] };
+  }
+  const rest = words.filter((word) => !missing.includes(word));
+  const found = rest.some((word) => !isStopWord(word))
+    ? await findPapers(pagefind, root, rest.join(" "), options, false)
+    : { results: [], query: "", terms: [] };
+  const suggested = correct ? suggestion(words, missing, known) : null;
+  return { ...found, missing, original: q, suggested };
+}
+
+// Each word of `missing` that is a typo, with its correction: the nearest word of some paper's
+// own text, never an author's name, unless the query's other words are names ("Beidi Chne").
+async function corrections(pagefind, known, words, missing) {
+  let names = null;
+  const others = words.filter((word) => !missing.includes(word) && !isStopWord(word));
+  const inQueryOfNames = () => {
+    names = names || Promise.all(others.map((word) => inText(pagefind, word)))
+      .then((text) => others.length > 0 && text.every((t) => !t));
+    return names;
+  };
+  const fixes = new Map();
+  for (const term of missing) {
+    const word = term.toLowerCase();
+    if (!/^\p{L}{4,}$/u.test(word)) continue;
+    for (const candidate of nearWords(word, known).slice(0, 5)) {
+      if (await inText(pagefind, candidate) || await inQueryOfNames()) {
+        fixes.set(term, sameCase(candidate, term));
+        break;
+      }
+    }
+  }
+  return fixes;
+}
+
+// For a missing word that may be a misspelt name ("Mahony"), the query with the nearest word.
+function suggestion(words, missing, known) {
+  const word = missing.find((term) => /^\p{L}{5,}$/u.test(term));
+  const nearest = word && nearWords(word.toLowerCase(), known)[0];
+  return nearest ? words.map((w) => (w === word ? sameCase(nearest, word) : w)).join(" ") : null;
+}
+
+// "Chne" → "Chen": a correction capitalised as the word it corrects.
+const sameCase = (word, like) => (/^\p{Lu}/u.test(like) ? word[0].toUpperCase() + word.slice(1) : word);
+
+// Every word is in some paper: Pagefind's results, reordered, and in few, papers with most words.
+async function search(pagefind, { q, words, terms, held, question, options }) {
+  const asked = question ? terms.join(" ") : q;
+  const everyIn = held.reduce((shards, some) => shards.filter((shard) => some.includes(shard)));
+  const all = everyIn.length ? await pagefind.search(asked, inShards(options, everyIn)) : { results: [] };
+  const found = { query: asked, terms, question };
+  if (all.results.length >= FEW || terms.length === 1) {
+    const results = options.sort ? await sorted(pagefind, all.results, options.sort)
+      : await reranked(all.results, q, question ? terms : []);
+    return { ...found, results };
+  }
+  let most = await mostWords(pagefind, terms, held, all.results, options);
+  if (options.sort) most = await inOrder(pagefind, most, options.sort);
+  const every = new Set(all.results.map((result) => result.id));
+  const left = [...new Set(words.filter((word) => !terms.includes(word)))];
+  return { ...found, results: most, partial: most.length > every.size, every, left,
+    needed: wordsNeeded(terms), words: terms.length };
+}
+
+// `options` searching only the shards of the index that hold a word: in the others, Pagefind
+// matches the start of the word instead.
+function inShards(options, shards) {
+  if (shards.length === shardCount()) return options;
+  return { ...options, filters: { ...(options.filters || {}), shard: { any: shards } } };
+}
+
+// Every paper, for an empty query: as Pagefind lists them, or in the order asked for.
+async function listed(pagefind, options) {
+  const all = await pagefind.search(null, options);
+  return options.sort ? sorted(pagefind, all.results, options.sort) : all.results;
+}
+
+async function sorted(pagefind, results, sort) {
+  return shardCount() > 1 ? inOrder(pagefind, results, sort) : results;
+}
+
+// How many of a query's key words a paper must have to follow those that have every word.
 const wordsNeeded = (terms) => Math.ceil(terms.length / 2);
 
-// The first results with the whole query as a phrase in the title first, then anywhere.
-async function byPhrase(results, q) {
+// The first results: with `keys` (a question's key words), those holding most of them in
+// their title, then in their tags or themes, first; then those with the whole query as a
+// phrase in the title, then anywhere; else as Pagefind ranks them.
+async function reranked(results, q, keys) {
   if (!q.includes(" ")) return results;
   const phrase = plain(q).trimEnd();  // the last word may be the start of a word, as Pagefind reads it
   const head = results.slice(0, RERANKED);
   const data = await Promise.all(head.map((result) => result.data()));
-  const rank = data.map((d) => (plain(d.meta.title || "").includes(phrase) ? 2 : plain(d.content).includes(phrase) ? 1 : 0));
-  const order = head.map((result, i) => [result, rank[i], i]).sort((a, b) => b[1] - a[1] || a[2] - b[2]);
+  const rank = data.map((d) => [
+    fieldScore(d, keys),
+    plain(d.meta.title || "").includes(phrase) ? 2 : plain(d.content).includes(phrase) ? 1 : 0]);
+  const order = head.map((result, i) => [result, rank[i], i])
+    .sort((a, b) => b[1][0] - a[1][0] || b[1][1] - a[1][1] || a[2] - b[2]);
   return [...order.map(([result]) => result), ...results.slice(RERANKED)];
 }
 
+// Two points for each key word in the title, one for each in a tag or theme only.
+function fieldScore(data, keys) {
+  const title = plain(data.meta.title || "");
+  const labels = plain([...(data.filters.tag || []), ...(data.filters.theme || [])].join(" . "));
+  return keys.reduce((score, key) => score + (holds(title, key) ? 2 : holds(labels, key) ? 1 : 0), 0);
+}
+
 // Papers with every word, then those with at least half of them, more words first, then by score.
-async function mostWords(pagefind, terms, every, options) {
-  const alone = await Promise.all(terms.map((term) => pagefind.search(term, options)));
+async function mostWords(pagefind, terms, held, every, options) {
+  const alone = await Promise.all(terms.map((term, i) => pagefind.search(term, inShards(options, held[i]))));
   const seen = new Set(every.map((result) => result.id));
   const merged = new Map();
   alone.forEach((search) => search.results.forEach((result) => {
@@ -100,53 +192,4 @@ function venueOrder(a, b) {
   const [nameA, yearA] = [a.replace(/\s*\d{4}$/, ""), a.slice(-4)];
   const [nameB, yearB] = [b.replace(/\s*\d{4}$/, ""), b.slice(-4)];
   return yearB.localeCompare(yearA) || nameB.localeCompare(nameA);
-}
-
-// The query with each word that starts no word of the index replaced by the nearest word (at
-// most one edit in a short word, two in a longer one), or null if nothing needs correcting.
-async function spellingOf(root, terms) {
-  words = words || fetch(`${root}pagefind/words.json`)
-    .then((response) => (response.ok ? response.json() : []))
-    .catch(() => []);  // offline: no corrections, and the search still answers
-  const known = await words;
-  let changed = false;
-  const fixed = terms.map((term) => {
-    const word = term.toLowerCase();
-    if (!/^\p{L}{4,}$/u.test(word) || known.some((k) => k.startsWith(word))) return term;
-    const nearest = closest(word, known, word.length < 6 ? 1 : 2);
-    changed = changed || nearest !== null;
-    return nearest || term;
-  });
-  return changed ? fixed.join(" ") : null;
-}
-
-// The first word of `known` (most common first) within `limit` edits of `word`, or null.
-function closest(word, known, limit) {
-  let best = null;
-  let bestDistance = limit + 1;
-  for (const candidate of known) {
-    if (Math.abs(candidate.length - word.length) >= bestDistance) continue;
-    const distance = edits(word, candidate, bestDistance);
-    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
-  }
-  return best;
-}
-
-// Edits (insert, delete, substitute, swap two neighbours) from a to b; any value >= cap means "too many".
-function edits(a, b, cap) {
-  let before = null;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
-      if (before && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        row[j] = Math.min(row[j], before[j - 2] + 1);
-      }
-    }
-    if (Math.min(...row) >= cap) return cap;
-    [before, previous] = [previous, row];
-  }
-  return previous[b.length];
 }

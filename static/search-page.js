@@ -1,9 +1,9 @@
-// /search/: full results with venue, theme and tag filters, sorting, and a URL that says it all,
+// /search/: full results with venue, presentation, theme and tag filters, sorting, and a URL that says it all,
 // so a search can be pasted into a discussion: /search/?q=kv+cache&venue=ICML+2025
-import { arrowKeys, browseLinks, caveat, loadPagefind, plural, resultItem } from "./search-core.js";
+import { arrowKeys, caveat, loadPagefind, nothingFound, plural, resultItem, searchAt } from "./search-core.js";
 import { findPapers } from "./search-find.js";
 
-const FACETS = ["venue", "theme", "tag"];
+const FACETS = ["venue", "presentation", "theme", "tag"];
 const SORTS = { relevance: null, title: { title: "asc" }, venue: { year: "desc" } };
 const PAGE = 20;
 const WIDE = window.matchMedia("(min-width: 50rem)");
@@ -23,6 +23,7 @@ let results = [];
 let shown = 0;
 let latest = 0;
 let facetSets = null;
+let shownTerms = [];  // the words the results' excerpts mark
 
 function readUrl() {
   const params = new URLSearchParams(window.location.search);
@@ -42,7 +43,7 @@ function writeUrl() {
   history.replaceState(null, "", query ? `?${query}` : window.location.pathname);
 }
 
-const searchUrl = (query) => `${root}search/?q=${encodeURIComponent(query).replace(/%20/g, "+")}`;
+const searchUrl = (query) => searchAt(root, query);
 
 // Each facet value's papers, from Pagefind's filter index, read once: filtering and counting
 // any list of results then needs no more searches.
@@ -89,25 +90,25 @@ async function run() {
   shown = 0;
   list.replaceChildren();
   drawFacets(counts, sets);
-  describe(found, kept.length);
-  await showMore(ticket, found.corrected || state.q);
+  await describe(found, kept.length);
+  if (ticket !== latest) return;
+  await showMore(ticket, found.terms);
   if (ticket === latest) status.dataset.done = "";
 }
 
-function describe(found, count) {
+async function describe(found, count) {
   const where = filtered() ? " with these filters" : "";
   if (!state.q) {
     status.textContent = `${plural(count, "paper")}${where || " in the catalogue"}`;
   } else if (!found.results.length) {
-    status.replaceChildren(`No papers match “${state.q}”. `, browseLinks());
-  } else if (found.partial) {
-    const complete = results.filter((result) => found.every.has(result.id)).length;
+    status.replaceChildren(await nothingFound(found, state.q, root));
+  } else if (found.partial || found.corrected || found.missing) {
+    const complete = results.filter((result) => found.every && found.every.has(result.id)).length;
     status.replaceChildren(caveat(found, searchUrl, count, complete));
     if (where) status.append(` (${where.trim()})`);
-  } else if (found.corrected) {
-    status.replaceChildren(caveat(found, searchUrl, count));
   } else {
-    status.textContent = `${plural(count, "paper")} ${count === 1 ? "matches" : "match"} “${found.query}”${where}`;
+    const asked = found.question ? ", the key words of the question" : "";
+    status.textContent = `${plural(count, "paper")} ${count === 1 ? "matches" : "match"} “${found.query}”${asked}${where}`;
   }
 }
 
@@ -115,17 +116,19 @@ function filtered() {
   return FACETS.some((facet) => state.chosen[facet].length);
 }
 
-async function showMore(ticket = latest, query = state.q) {
+async function showMore(ticket = latest, terms = shownTerms) {
+  shownTerms = terms;
   const next = results.slice(shown, shown + PAGE);
   const data = await Promise.all(next.map((result) => result.data()));
   if (ticket !== latest) return;
-  data.forEach((result) => list.append(resultItem(result, query)));
+  data.forEach((result) => list.append(resultItem(result, terms)));
   shown += next.length;
   more.hidden = shown >= results.length;
 }
 
+// A facet no paper has a value of (no presentation is known) is left out.
 function drawFacets(allCounts, sets) {
-  facetsBox.replaceChildren(...FACETS.map((facet) => {
+  facetsBox.replaceChildren(...FACETS.filter((facet) => Object.keys(sets[facet]).length).map((facet) => {
     const box = document.createElement("fieldset");
     box.className = "facet";
     const legend = document.createElement("legend");

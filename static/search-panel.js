@@ -1,5 +1,5 @@
 // The results that appear under the header search box as you type; Enter opens /search/.
-import { arrowKeys, browseLinks, caveat, element, link, loadPagefind, plural, resultItem } from "./search-core.js";
+import { arrowKeys, caveat, element, link, loadPagefind, nothingFound, plural, resultItem, searchAt } from "./search-core.js";
 import { findPapers } from "./search-find.js";
 
 const SHOWN = 6;
@@ -15,7 +15,7 @@ export function attach(input, root) {
   panel.setAttribute("aria-live", "polite");
   form.append(panel);
   input.setAttribute("aria-controls", panel.id);
-  const searchUrl = (query) => `${root}search/?q=${encodeURIComponent(query).replace(/%20/g, "+")}`;
+  const searchUrl = (query) => searchAt(root, query);
   let latest = 0;
 
   async function update() {
@@ -31,16 +31,17 @@ export function attach(input, root) {
     const data = await Promise.all(found.results.slice(0, SHOWN).map((result) => result.data()));
     if (ticket !== latest) return;
     const list = element("ul", "result-list");
-    data.forEach((result) => list.append(resultItem(result, found.corrected || query)));
+    data.forEach((result) => list.append(resultItem(result, found.terms)));
     const summary = element("p", "panel-summary");
-    const note = caveat(found, searchUrl);
-    if (note) summary.append(note, " ");
     if (found.results.length) {
       const count = found.results.length;
+      const note = caveat(found, searchUrl);
+      if (note) summary.append(note, " ");
       summary.append(link(searchUrl(query), count === 1 ? "See it on the search page, with filters →" : `See all ${plural(count, "result")}, with filters →`));
     } else {
-      summary.append(`No papers match “${query}”. `, browseLinks());
+      summary.append(await nothingFound(found, query, root));
     }
+    if (ticket !== latest) return;
     panel.replaceChildren(list, summary);
     panel.hidden = false;
   }

@@ -1,7 +1,7 @@
 """Search finds what people type: the query set in tests/search_queries.tsv run through /search/
 of the real catalogue in Chromium, the fallbacks the search page adds to Pagefind (most words, a
-corrected typo, suggestions), results with authors and venue, the arrow keys, and the layout of
-a 390 px phone."""
+corrected typo, suggestions), what it says of words no paper holds, questions, results with
+authors, venue and the words found, the arrow keys, and the layout of a 390 px phone."""
 
 from __future__ import annotations
 
@@ -11,13 +11,16 @@ from pathlib import Path
 from urllib.parse import quote_plus
 
 import pytest
+from catalogue import urls
 from test_search_browser import browser, page, site  # noqa: F401 (fixtures)
 
 QUERIES = Path(__file__).parent / "search_queries.tsv"
 TOP = 5  # a query hits when its paper is among the first TOP results
 # Measured on the real catalogue (95 papers, 54 queries) when the set was written: 40 first and
-# 44 in the first five with Pagefind alone; 50 and 54 with this search. The set may only do better.
-AT_LEAST_FIRST, AT_LEAST_IN_TOP = 50, 54
+# 44 in the first five with Pagefind alone; 50 and 54 with this search. With 11 queries more (stop
+# words, swapped letters, OpenReview ids, questions): 58 and 63 of 65 before honest search, 59 and
+# 65 after. The set may only do better.
+AT_LEAST_FIRST, AT_LEAST_IN_TOP = 59, 65
 PHONE = {"width": 390, "height": 844}
 
 
@@ -97,26 +100,99 @@ def test_few_papers_with_every_word_are_followed_by_papers_with_most_and_it_says
 def test_a_typo_is_corrected_and_the_original_is_a_link_away(site, page):  # noqa: F811
     assert search(page, site, "retreival head")[0] == "retrieval-head-mechanistically-explains-long-context"
     assert search(page, site, "smaba") == ["samba"]
-    assert status(page).startswith("Showing 1 paper for “samba”: no paper matches “smaba”.")
+    assert status(page).startswith("Showing 1 paper for “samba”: no paper mentions “smaba”.")
     page.get_by_role("link", name="Search for “smaba” instead").click()
     page.wait_for_url(re.compile(r"\?q=smaba&exact=1$"))
     page.locator("#search-status[data-done]").wait_for()
     assert "samba" not in status(page) and page.input_value("#search-q") == "smaba"
 
 
+def test_two_letters_swapped_are_corrected_even_where_pagefind_finds_something(site, page):  # noqa: F811
+    found = search(page, site, "attnetion")  # Pagefind alone: 33 papers, for the "att" of it
+    assert status(page).startswith("Showing ") and "for “attention”: no paper mentions “attnetion”." in status(page)
+    assert found == search(page, site, "attention")
+
+
+def test_a_typo_is_corrected_only_to_a_word_of_the_papers_own_text(site, page):  # noqa: F811
+    search(page, site, "ring attention")  # "ring" is one letter from names only: Jing, Ding, Ming…
+    assert re.fullmatch(r"No paper mentions “ring”\. Showing \d+ papers with “attention”\.", status(page))
+    assert search(page, site, "Mahony") == []  # never "many", two letters away, for Mahoney, one away
+    assert status(page).startswith("No paper mentions “Mahony”. Did you mean “Mahoney”?")
+    page.get_by_role("link", name="“Mahoney”").click()
+    page.locator("#search-status[data-done]").wait_for()
+    assert page.input_value("#search-q") == "Mahoney" and "hope" in [
+        re.match(r"/papers/([^/]+)/", href).group(1)
+        for href in (a.get_attribute("href") for a in page.locator("#search-results .result-title").all())]
+    search(page, site, "Beidi Chne")  # a name among names may be corrected to a name
+    assert status(page).startswith("Showing ") and "for “Beidi Chen”: no paper mentions “Chne”." in status(page)
+
+
+def test_a_word_of_the_catalogue_is_never_corrected(site, page):  # noqa: F811
+    assert search(page, site, "jamba") == ["scbench"]  # one letter from samba and mamba, and in an abstract
+    assert status(page) == "1 paper matches “jamba”"
+
+
+def test_a_word_no_paper_holds_matches_nothing_and_the_page_offers_what_there_is(site, page):  # noqa: F811
+    assert search(page, site, "kubernetes") == []  # Pagefind alone: 3 papers, for their "k"
+    assert status(page).startswith("No paper mentions “kubernetes”. The catalogue's largest themes: ")
+    themes = [link.get_attribute("href") for link in page.locator("#search-status a[href*='theme=']").all()]
+    assert len(themes) == 4 and all(href.startswith("/search/?theme=") for href in themes)
+    page.locator("#search-status a[href*='theme=']").first.click()
+    page.locator("#search-status[data-done]").wait_for()
+    assert re.fullmatch(r"\d+ papers with these filters", status(page))
+
+
 def test_a_search_that_finds_nothing_suggests_where_to_browse(site, page):  # noqa: F811
     assert search(page, site, "xqzzyv") == []
-    assert status(page).startswith("No papers match “xqzzyv”. Try fewer or other words")
-    links = page.locator("#search-status a").all()
-    assert [link.get_attribute("href") for link in links] == ["/tags/", "/themes/", "/venues/", "/authors/"]
+    assert status(page).startswith("No paper mentions “xqzzyv”.") and "Try fewer or other words" in status(page)
+    links = page.locator("#search-status a:not([href*='theme='])").all()
+    assert [link.get_attribute("href") for link in links] == ["/" + path for path in (urls.TAGS, urls.THEMES, urls.VENUES, urls.AUTHORS)]
+    assert all(page.request.get(site.url + link.get_attribute("href").lstrip("/")).ok for link in links)
+
+
+def test_stop_words_are_not_counted_among_most_of_the_words(site, page):  # noqa: F811
+    found = search(page, site, "needle in a haystack")  # was: "92 more with 2 or more of its 4 words"
+    assert found[0] == "artificial-needles-real-haystacks-improving-retrieval" and len(found) < 10
+    assert "of its 4 words" not in status(page)
+    search(page, site, "the needle in a haystack test")
+    assert re.search(r"with 2 or more of its 3 words besides “the”, “in”, “a”\.$", status(page))
+
+
+def test_an_openreview_id_or_address_finds_its_paper_alone(site, page):  # noqa: F811
+    for query in ("aMBSY2ebPw", "https://openreview.net/forum?id=aMBSY2ebPw",
+                  "openreview.net/pdf?id=aMBSY2ebPw", "https://openreview.net/forum?id=aMBSY2ebPw&noteId=x1"):
+        assert search(page, site, query) == ["llms-really-learn-translate-low-resource"]
+        assert status(page) == "1 paper matches “aMBSY2ebPw”"
+
+
+def test_a_question_ranks_papers_about_its_key_words_above_those_in_passing(site, page):  # noqa: F811
+    found = search(page, site, "why does in-context learning work")
+    assert status(page).endswith("match “in-context learning work”, the key words of the question")
+    titles = page.locator("#search-results .result-title").all_inner_texts()
+    about = [i for i, title in enumerate(titles) if re.search(r"\bin-context\b.*\blearn|\blearn.*\bin-context\b", title, re.I)]
+    assert about == list(range(len(about))) and len(about) >= 5  # title matches first
+    assert found.index("inference-scaling-long-context-retrieval-augmented") > len(about)  # was 2nd: a tag only
+    assert "pretrained-transformers-learn-in-context-gradient" in found[:len(about)]
 
 
 def test_results_show_venue_and_the_first_authors(site, page):  # noqa: F811
     search(page, site, "samba")
     assert page.locator("#search-results .result-byline").first.inner_text() == \
         "ICLR 2025 · Liliang Ren, Yang Liu, Yadong Lu et al."
-    excerpt = page.locator("#search-results .result-excerpt").first.inner_text()
-    assert excerpt.startswith("Efficiently modeling sequences")  # the abstract, not "Abstract …" or the index's words
+
+
+def test_excerpts_show_the_abstract_around_the_words_found_marked(site, page):  # noqa: F811
+    search(page, site, "samba")
+    excerpt = page.locator("#search-results .result-excerpt").first
+    assert excerpt.inner_text().startswith("… ")  # not the abstract's opening: its first "Samba"
+    assert "2406.07522" not in excerpt.inner_text() and "Liliang" not in excerpt.inner_text()
+    assert {mark.strip(",.") for mark in excerpt.locator("mark").all_inner_texts()} == {"Samba"}
+    search(page, site, "kv cache")
+    for item in page.locator("#search-results .result-excerpt").all()[:5]:
+        marked = " ".join(item.locator("mark").all_inner_texts()).lower()
+        assert "kv" in marked and "cache" in marked
+    search(page, site, "speculativ decodng")  # the words searched for, corrected
+    assert "decoding" in page.locator("#search-results .result-excerpt mark").first.inner_text().lower()
 
 
 def test_the_panel_counts_in_words_and_moves_with_the_arrow_keys(site, page):  # noqa: F811
