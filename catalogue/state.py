@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 FORMAT = 1  # of the state file; raise it when a record changes shape
 PACKAGE = Path(__file__).resolve().parent
 LIBRARIES = ("jinja2", "markdown", "markupsafe", "latex2mathml", "nh3", "python-frontmatter", "pyyaml", "numpy",
-             "scipy", "pillow", "pagefind")
+             "scipy", "pillow", "pagefind", "pylatexenc")
 
 
 def digest(value: object) -> bytes:

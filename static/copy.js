@@ -1,16 +1,25 @@
-// Paper pages: "Copy link", and a "Copy" button for each citation format (`data-copy` names the
-// element whose text it copies). Without JavaScript they stay hidden.
-document.querySelectorAll("[data-copy], [data-copy-link]").forEach((button) => {
+// Paper pages: "Copy link", and a "Copy" button for each citation format: `data-copy` names the
+// element whose text it copies, `data-copy-from` the file (RIS, CSL-JSON: not repeated in the
+// page). Without JavaScript they stay hidden, and the download links do it.
+async function textToCopy(button, source) {
+  if (button.dataset.copyFrom) {
+    const response = await fetch(button.dataset.copyFrom);
+    if (!response.ok) throw new Error(`${button.dataset.copyFrom}: ${response.status}`);
+    return response.text();
+  }
+  return source ? source.textContent : document.querySelector("link[rel=canonical]").href;
+}
+
+document.querySelectorAll("[data-copy], [data-copy-from], [data-copy-link]").forEach((button) => {
   button.hidden = false;
   button.addEventListener("click", async () => {
     const source = button.dataset.copy && document.getElementById(button.dataset.copy);
-    const text = source ? source.textContent : document.querySelector("link[rel=canonical]").href;
     const label = button.textContent;
     try {
-      await navigator.clipboard.writeText(text);
+      await navigator.clipboard.writeText(await textToCopy(button, source));
       button.textContent = "Copied";
     } catch {
-      button.textContent = "Press Ctrl+C to copy";
+      button.textContent = source ? "Press Ctrl+C to copy" : "Use the download";
       if (source) window.getSelection().selectAllChildren(source);
     }
     setTimeout(() => { button.textContent = label; }, 2000);

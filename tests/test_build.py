@@ -115,7 +115,7 @@ def test_invalid_content_leaves_the_previous_site_whole(built_copy):
 def test_cli_builds_and_prints_one_summary_line(small_site, code):
     done = build_py(code, "--content", str(small_site.content), "--out", str(small_site.site), "--no-search")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("Built 27 pages (3 papers; 77 files with feeds, citations and images) into ")
+    assert done.stdout.startswith("Built 27 pages (3 papers; 78 files with feeds, citations and images) into ")
 
 
 def test_cli_help_documents_every_command(code):
@@ -171,7 +171,7 @@ def test_topic_map_links_every_paper_and_home_shows_a_small_one(built):
     assert sorted(points) == [("icv", "m0"), ("rocketkv", "m0"), ("samba", "m1")]  # by main theme
     assert html.count('class="map-hit"') == 3 and "<title>Samba: Simple Hybrid State Space Models · ICLR 2025 · Architectures</title>" in html
     # icv is drawn in efficient inference (its main theme) but counts in in-context learning too
-    assert '<a href="/themes/efficient-inference/">Efficient inference</a> <span class="count">2 dots of 3 papers</span>' in html
+    assert '<a href="/themes/efficient-inference/">Efficient inference</a> <span class="count">2 of its 3 papers</span>' in html
     assert html.count('<g class="map-labels map-labels-wide"') == 1 and ">Efficient inference</tspan>" in html
     home = (site.site / "index.html").read_text()
     legend = home[home.index('class="map-legend map-legend-compact"'):home.index("</section>", home.index("home-map"))]

@@ -16,9 +16,12 @@ import pybtex.database
 import pytest
 import rispy
 from conftest import paper
+from test_incremental import live  # noqa: F401 -- a builder kept across edits, compared with clean builds
 
 from catalogue import urls
 from catalogue.config import SiteConfig
+from catalogue.content.citekeys import cite_keys, own_key
+from catalogue.content.model import Paper, Venue
 from catalogue.pipeline import build_site
 from catalogue.render.cite import split_name
 from catalogue.report import ContentError, Report
@@ -98,19 +101,76 @@ def test_entries_carry_what_the_venue_and_the_paper_say(real_site, papers):
     bib = bibtexparser.parse_string((real_site / urls.BIBTEX).read_text(encoding="utf-8"))
     csl = {item["id"]: item for item in json.loads((real_site / urls.CSL_JSON).read_text(encoding="utf-8"))}
     for entry in bib.entries:
-        fields, venue = entry.fields_dict, entry.key.split(":")[0]
-        volume = {"icml2024": "235", "icml2025": "267"}.get(venue)
+        fields, item = entry.fields_dict, csl[entry.key]
+        venue = re.search(r"\((\w+ (\d{4}))\)$", item["event-title"])  # `… (ICML 2024)`
+        volume = {"ICML 2024": "235", "ICML 2025": "267"}.get(venue.group(1))
         assert (fields["volume"].value if "volume" in fields else None) == volume, entry.key
         assert ("publisher" in fields) == (volume is not None) and ("series" in fields) == (volume is not None)
-        assert fields["year"].value == venue[-4:]
-        assert fields["url"].value.startswith("https://") if "url" in fields else "eprint" not in fields
-        item = csl[entry.key]
-        assert item["container-title"] == fields["booktitle"].value and item["issued"] == {"date-parts": [[int(venue[-4:])]]}
-        assert ("eprint" in fields) == ("archive_location" in item)
+        assert fields["year"].value == venue.group(2)
+        assert item["container-title"] == fields["booktitle"].value and item["issued"] == {"date-parts": [[int(venue.group(2))]]}
+        # The url is the paper's own page (proceedings, else OpenReview); arXiv is the eprint, never the url.
+        own_page = item.get("URL", "") if not item.get("URL", "").startswith("https://arxiv.org/") else ""
+        assert (fields["url"].value if "url" in fields else "") == own_page, entry.key
+        assert ("eprint" in fields) == ("archive_location" in item) and "note" not in fields
         if "eprint" in fields:
             assert fields["archiveprefix"].value == "arXiv" and item["archive_location"] == fields["eprint"].value
     iclr = bibtexparser.parse_string((real_site / "papers/samba/cite.bib").read_text()).entries[0]
     assert iclr["booktitle"] == "The Thirteenth International Conference on Learning Representations"
+
+
+def test_keys_are_unique_and_as_google_scholar_writes_them(papers):
+    assert all(re.fullmatch(r"[a-z]+\d{4}[a-z0-9]+|[a-z0-9]+\d{4}", key) for key in papers.values())
+    assert len(set(papers.values())) == len(papers)
+    assert (papers["longrope"], papers["samba"]) == ("ding2024longrope", "ren2025samba")
+
+
+def cited(title: str, authors: tuple[str, ...] = (), slug: str = "x", added: str = "2025-01-01") -> Paper:
+    return Paper(title=title, slug=slug, venue=Venue(2024, "ICML"), authors=authors, added=added, tags=(), body="",
+                 path=Path(f"{slug}.md"))
+
+
+@pytest.mark.parametrize(("title", "authors", "key"), [
+    ("LongRoPE: Extending LLM Context Window Beyond 2 Million Tokens", ("Yiran Ding",), "ding2024longrope"),
+    ("How Powerful are Graph Neural Networks?", ("Keyulu Xu",), "xu2024powerful"),  # minor words skipped
+    ("Transformers Learn In-Context by Gradient Descent", ("Johannes von Oswald",), "vonoswald2024transformers"),
+    ("$\\infty$-Video: Memory", ("Saul Santos",), "santos2024video"),  # math and symbols are no word
+    ("The Self-Attention Trick", ("Gizem Yüce", "Ada Lovelace"), "yuce2024self"),  # ASCII, as Scholar splits it
+    ("On Søren", ("Søren Hauberg",), "hauberg2024soren"),
+    ("A Study", ("Jan Łukasiewicz", "Grace Hopper"), "lukasiewicz2024study"),
+    ("RetroInText: A Framework", (), "retrointext2024"),  # no authors: no `anonymous` beside every other
+    ("中文", ("王伟",), "x2024"),  # nothing in ASCII: the slug's first word
+])
+def test_a_key_is_the_first_authors_family_name_the_year_and_the_first_significant_title_word(title, authors, key):
+    assert own_key(cited(title, authors)) == key
+
+
+def test_a_later_paper_whose_key_collides_takes_the_next_suffix_and_leaves_published_keys_alone():
+    first = cited("Samba: Hybrid", ("Ada Lovelace",), "samba", "2024-05-01")
+    second = cited("Samba Again", ("Ada Lovelace",), "again", "2024-06-01")
+    same_day = cited("Samba Too", ("Ada Lovelace",), "too", "2024-06-01")  # same day: slug order
+    odd = cited("Sambab: Other", ("Ada Lovelace",), "other", "2024-07-01")  # own key taken by a suffixed one
+    keys = cite_keys([odd, same_day, second, first])
+    assert keys == {"samba": "lovelace2024samba", "again": "lovelace2024sambab", "too": "lovelace2024sambac",
+                    "other": "lovelace2024sambabb"}
+    later = cited("Samba Later", ("Ada Lovelace",), "later", "2025-01-01")
+    assert cite_keys([first, second, same_day, odd, later]) == keys | {"later": "lovelace2024sambad"}
+
+
+def test_a_collision_remakes_the_pages_it_moves_as_a_clean_build_makes_them(live):
+    project, root, rebuild = live
+    papers, site = project.content / "papers", root / "live"
+    samba = (site / "papers/samba/cite.bib").read_text(encoding="utf-8")
+    assert samba.startswith("@inproceedings{lovelace2025samba,")
+    project.write("content/papers/samba-two.md", paper("samba-two", "Samba Two", "ICLR 2025", extra=(
+        "authors: [Ada Lovelace]\nadded: 2025-06-01\n")))
+    rebuild(papers / "samba-two.md")  # added later: a suffix for it, samba's files as they were
+    assert (site / "papers/samba/cite.bib").read_text(encoding="utf-8") == samba
+    assert "@inproceedings{lovelace2025sambab," in (site / "papers/samba-two/cite.bib").read_text(encoding="utf-8")
+    project.write("content/papers/a-samba.md", paper("a-samba", "Samba First", "ICLR 2025", extra=(
+        "authors: [Ada Lovelace]\n")))
+    rebuild(papers / "a-samba.md")  # no date, before samba's in slug order: it moves samba's key, and samba is made again
+    assert (site / "papers/samba/cite.bib").read_text(encoding="utf-8").startswith("@inproceedings{lovelace2025sambab,")
+    assert "{lovelace2025samba," in (site / "papers.bib").read_text(encoding="utf-8")
 
 
 def test_names_split_into_given_and_family_names_with_their_particles():
@@ -147,7 +207,7 @@ def test_awkward_titles_and_names_stay_valid_and_split_alike_everywhere(scratch,
     build_site(SiteConfig(content_dir=scratch.content, out_dir=out, search=False, social_images=False), Report())
     bib = (out / "papers/odd/cite.bib").read_text(encoding="utf-8")
     assert r"$O(n \log n)$" in bib and r"Caches \& Costs: 100\% of" in bib  # BibTeX keeps TeX
-    entry = pybtex.database.parse_string(bib, "bibtex").entries["icml2024:odd"]
+    entry = pybtex.database.parse_string(bib, "bibtex").entries["lovelace2024caches"]
     people = [(" ".join(p.first_names + p.middle_names), " ".join(p.prelast_names + p.last_names), " ".join(p.lineage_names))
               for p in entry.persons["author"]]
     item = json.loads((out / "papers/odd/cite.json").read_text(encoding="utf-8"))[0]
@@ -156,7 +216,7 @@ def test_awkward_titles_and_names_stay_valid_and_split_alike_everywhere(scratch,
     assert [(a.get("given", ""), a["family"], a.get("suffix", "")) for a in item["author"]] == [
         ("Ada", "Lovelace", ""), ("Benjamin", "Van Roy", ""), ("Johannes", "von Oswald", ""),
         ("Martin Luther", "King", "Jr."), ("Grace {Brewster}", "Hopper", "")]
-    assert [(g.replace("\\{", "{").replace("\\}", "}"), f, s) for g, f, s in people] == [
+    assert [(g.replace("{\\textbraceleft}", "{").replace("{\\textbraceright}", "}"), f, s) for g, f, s in people] == [
         (a.get("given", ""), a["family"], a.get("suffix", "")) for a in item["author"]]
     assert record["authors"][1:4] == ["Van Roy, Benjamin", "von Oswald, Johannes", "King, Martin Luther, Jr."]
     assert item["title"] == record["title"] == r"Caches & Costs: 100% of O(n log n) #1 at_once ~ {braced} ^up \ back"

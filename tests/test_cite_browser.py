@@ -54,9 +54,9 @@ def test_no_cite_block_scrolls_sideways(site, page, width):
         page.goto(f"{site.url}papers/{slug}/")
         summaries = page.locator("section.cite details > summary")
         for index in range(summaries.count()):
-            summaries.nth(index).click()  # open RIS, CSL-JSON and the reference
+            summaries.nth(index).click()  # open the reference
         blocks = page.locator("section.cite .cite-block")
-        assert blocks.count() == 4
+        assert blocks.count() == 2  # BibTeX and the reference; RIS and CSL-JSON are files
         for index in range(blocks.count()):
             block = blocks.nth(index)
             assert block.is_visible()
@@ -65,18 +65,20 @@ def test_no_cite_block_scrolls_sideways(site, page, width):
         assert page.locator("section.cite").evaluate("element => element.scrollWidth <= element.clientWidth")
 
 
-def test_bibtex_shows_first_the_other_formats_open_and_each_copies(site, page):
+def test_bibtex_shows_first_the_other_formats_copy_from_their_files(site, page):
+    """RIS and CSL-JSON repeat the abstract: the page carries them as files, and copies them."""
     page.goto(f"{site.url}papers/samba/")
     assert page.locator("#bibtex").is_visible()
-    assert page.locator("#ris").is_hidden() and page.locator("#csl-json").is_hidden()  # calm: closed
-    assert page.locator("section.cite summary").all_inner_texts() == [
-        "ACM Reference Format", "RIS for EndNote, Zotero, Mendeley", "CSL-JSON for Zotero, Pandoc, citeproc"]
-    page.locator("summary", has_text="RIS").click()
-    page.locator("button[data-copy='ris']").click()
+    assert page.locator("section.cite summary").all_inner_texts() == ["ACM Reference Format"]
+    assert page.locator(".cite-file-name").all_inner_texts() == [
+        "RIS for EndNote, Zotero, Mendeley", "CSL-JSON for Zotero, Pandoc, citeproc"]
+    assert "Efficiently modeling" not in page.locator("section.cite").inner_text()
+    page.locator("button[data-copy-from$='cite.ris']").click()
+    page.locator("button[data-copy-from$='cite.ris']", has_text="Copied").wait_for()
     copied = page.evaluate("navigator.clipboard.readText()")
-    assert rispy.loads(copied)[0]["id"] == "iclr2025:samba"
-    page.locator("summary", has_text="CSL-JSON").click()
-    page.locator("button[data-copy='csl-json']").click()
+    assert rispy.loads(copied)[0]["id"] == "ren2025samba"
+    page.locator("button[data-copy-from$='cite.json']").click()
+    page.locator("button[data-copy-from$='cite.json']", has_text="Copied").wait_for()
     copied = page.evaluate("navigator.clipboard.readText()")
     jsonschema.validate(json.loads(copied), SCHEMA)
     page.locator("summary", has_text="ACM").click()
@@ -99,10 +101,10 @@ def test_the_reading_list_exports_ris_and_csl_json(site, page):
         page.click("#export-ris")
     assert download.value.suggested_filename == "reading-list.ris"
     records = rispy.loads(Path(download.value.path()).read_text(encoding="utf-8"))
-    assert [r["id"] for r in records] == ["iclr2025:samba", "icml2024:longrope"]
+    assert [r["id"] for r in records] == ["ren2025samba", "ding2024longrope"]
     with page.expect_download() as download:
         page.click("#export-csl-json")
     assert download.value.suggested_filename == "reading-list.json"
     items = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     jsonschema.validate(items, SCHEMA)
-    assert [item["id"] for item in items] == ["iclr2025:samba", "icml2024:longrope"]
+    assert [item["id"] for item in items] == ["ren2025samba", "ding2024longrope"]

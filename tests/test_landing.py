@@ -25,6 +25,21 @@ def test_the_home_page_shows_the_newest_papers_and_every_theme_above_the_map(rea
     assert home.index('id="newest-heading"') < home.index('id="themes-heading"') < home.index('id="map-heading"')
 
 
+def test_the_newest_papers_on_the_home_page_can_be_read_and_saved_from_there(real_site):
+    newest = section((real_site / "index.html").read_text(), "newest-heading")
+    assert newest.count('<details class="item-abstract"><summary>Abstract</summary>') == 6
+    assert newest.count("data-save-paper=") == 6 and ">PDF</a>" in newest
+
+
+def test_landing_pages_share_with_the_sites_image_and_their_own_description(real_site):
+    for path in ("", "about/"):
+        page = (real_site / path / "index.html").read_text()
+        description = re.search(r'<meta name="description" content="([^"]+)">', page).group(1)
+        assert f'<meta property="og:description" content="{description}">' in page
+        assert '<meta property="og:image" content="http://localhost:8000/social.png">' in page
+    assert (real_site / "social.png").is_file()
+
+
 def test_the_about_page_says_what_is_covered_and_when_it_last_changed(real_site, real_catalogue):
     about = (real_site / "about/index.html").read_text()
     latest = max(p.added for p in real_catalogue.papers)
@@ -33,6 +48,16 @@ def test_the_about_page_says_what_is_covered_and_when_it_last_changed(real_site,
     for heading in ("What it covers", "How papers are chosen", "How papers are titled", "How papers are tagged"):
         assert f">{heading}</h2>" in about
     assert 'href="/about/"' in (real_site / "papers/samba/index.html").read_text()  # in every footer
+
+
+def test_the_home_and_about_pages_count_the_links_they_promise(real_site, real_catalogue):
+    papers = real_catalogue.papers
+    own, arxiv, code = (sum(1 for p in papers if test(p)) for test in (
+        lambda p: p.url or p.openreview, lambda p: p.arxiv, lambda p: p.code))
+    for page in ("index.html", "about/index.html"):
+        text = " ".join((real_site / page).read_text().split())
+        assert f"{own} link to their page at the venue" in text and f"{arxiv} to arXiv" in text, page
+        assert f"{code} to their code" in text and "links to code and arXiv" not in text, page
 
 
 def test_dates_read_as_people_write_them():

@@ -93,17 +93,50 @@ def test_every_page_has_title_description_and_absolute_canonical(built):
         assert parsed.meta["description"][0].strip(), page
 
 
+KINDS = ("", "papers/", "papers/samba/", "tags/", "tags/kv-cache/", "venues/", "venues/iclr-2025/", "themes/",
+         "themes/efficient-inference/", "authors/", "authors/ada-lovelace/", "map/", "about/", "search/",
+         "reading-list/", "changes/")
+
+
+def test_every_kind_of_page_shares_with_a_preview_image_and_its_own_description(small_built):
+    """A link to any page previews it: title, description, absolute address and an image; a
+    paper's own, the site's for every other page. No page names any of them twice, nor again for
+    X, which reads OpenGraph's where its own are missing."""
+    site, base = small_built.project.site, "http://localhost:8000/"
+    pages = {page.parent.relative_to(site).as_posix().removeprefix(".") + "/": head(page)
+             for page in site.rglob("index.html")}
+    pages = {path.lstrip("/"): parsed for path, parsed in pages.items() if "robots" not in parsed.meta}  # not redirects
+    assert set(KINDS) <= set(pages)
+    for path, parsed in pages.items():
+        address, paper = base + path, path.startswith("papers/") and path != "papers/"
+        image = f"{address}social.png" if paper else f"{base}social.png"
+        assert parsed.meta["og:url"] == [address] == [parsed.links["canonical"]], path
+        assert parsed.meta["og:description"] == parsed.meta["description"], path
+        assert parsed.meta["og:image"] == [image] and not {"twitter:image", "twitter:title"} & set(parsed.meta), path
+        assert parsed.meta["twitter:card"] == ["summary_large_image"] and len(parsed.meta["og:title"]) == 1, path
+        assert parsed.meta["og:type"] == ["article" if paper else "website"], path
+    assert head(site / "tags/kv-cache/index.html").meta["og:description"] == ["Storing and compressing the key-value cache."]
+    assert Image.open(site / "social.png").size == (1200, 630)
+
+
+def test_without_images_a_page_shares_a_summary_card(small_site):
+    build_site(small_site.config(search=False, social_images=False), Report())
+    parsed = head(small_site.site / "tags/kv-cache/index.html")
+    assert "og:image" not in parsed.meta and parsed.meta["twitter:card"] == ["summary"]
+    assert not (small_site.site / "social.png").exists()
+
+
 def test_bibtex_parses_with_stable_keys(built):
     entry = bibtexparser.parse_string((built / "papers/samba/cite.bib").read_text()).entries[0]
-    assert entry.key == "iclr2025:samba" and entry.entry_type == "inproceedings"
+    assert entry.key == "lovelace2025samba" and entry.entry_type == "inproceedings"
     assert entry["title"] == "{Samba: Simple Hybrid State Space Models}"
     assert entry["author"] == "Ada Lovelace and Alan Turing"
     assert entry["year"] == "2025" and entry["eprint"] == "2406.07522"
     everything = bibtexparser.parse_string((built / "papers.bib").read_text())
-    assert sorted(e.key for e in everything.entries) == ["iclr2025:samba", "icml2024:icv", "icml2024:rocketkv"]
+    assert sorted(e.key for e in everything.entries) == ["context2024", "lovelace2025samba", "rocketkv2024"]
     assert not everything.failed_blocks
     page = (built / "papers/samba/index.html").read_text()
-    assert "@inproceedings{iclr2025:samba," in page and 'id="cite"' in page and 'href="#cite"' in page
+    assert "@inproceedings{lovelace2025samba," in page and 'id="cite"' in page and 'href="#cite"' in page
 
 
 def test_feeds_parse_newest_additions_first(small_site):

@@ -12,8 +12,7 @@ import yaml
 
 from catalogue.config import PROJECT_ROOT
 from catalogue.content.model import Listing, Taxonomy, Theme, Venue
-from catalogue.relate.map_marks import (SHAPES, box_size, nudge_apart, place_labels, robust_centre,
-                                        shape_of, shape_path, wrap)
+from catalogue.relate.map_marks import SHAPES, robust_centre, shape_of, shape_path, wrap
 from catalogue.relate.maps import PALETTE, MainTheme, MapPoint, topic_map
 
 
@@ -50,43 +49,6 @@ def test_titles_wrap_at_word_boundaries():
     assert wrap("Theory of in-context and algorithm learning", 16) == ("Theory of", "in-context and", "algorithm", "learning")
     assert wrap("Theory of in-context and algorithm learning", 18)[-1] == "algorithm learning"
     assert wrap("Short", 16) == ("Short",)
-
-
-def overlaps(centres, sizes) -> bool:
-    return any(abs(a[0] - b[0]) < (sa[0] + sb[0]) / 2 and abs(a[1] - b[1]) < (sa[1] + sb[1]) / 2
-               for (a, sa), (b, sb) in itertools.combinations(zip(centres, sizes), 2))
-
-
-def test_overlapping_labels_are_nudged_apart_and_stay_on_the_map():
-    centres = [(500, 300), (505, 302), (498, 310), (990, 10)]
-    sizes = [(200, 36), (160, 36), (120, 54), (150, 36)]
-    assert overlaps(centres, sizes)
-    moved = nudge_apart(centres, sizes, (1000, 620))
-    assert not overlaps(moved, sizes)
-    for (x, y), (w, h) in zip(moved, sizes):
-        assert w / 2 <= x <= 1000 - w / 2 and h / 2 <= y <= 620 - h / 2
-    assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) < 200 for a, b in zip(moved, centres))  # nudged, not flung
-
-
-def test_labels_already_apart_stay_where_they_are():
-    centres, sizes = [(100, 100), (800, 500)], [(100, 30), (100, 30)]
-    assert nudge_apart(centres, sizes, (1000, 620)) == centres
-
-
-def test_a_label_for_each_theme_with_papers_and_none_for_an_empty_one():
-    themes = [("a", "Alpha theme", [(100, 100), (120, 110), (110, 90)]), ("b", "Beta", []),
-              ("c", "Gamma and delta", [(800, 500)])]
-    labels = place_labels(themes, 15, 24, (1000, 620))
-    assert [(label.theme_id, label.x, label.y, label.lines) for label in labels] == [
-        ("a", 110, 100, ("Alpha theme",)), ("c", 800, 500, ("Gamma and delta",))]
-
-
-def test_a_turned_maps_labels_lie_across_its_x_axis():
-    """Upright on a map turned a quarter, a long label is tall in the map's own coordinates."""
-    width, height = box_size(("Efficient inference",), 21)
-    themes = [("a", "Efficient inference", [(500, 300)]), ("b", "Efficient inference", [(500, 300)])]
-    upright = place_labels(themes, 21, 24, (1000, 620), turned=True)
-    assert abs(upright[0].y - upright[1].y) >= width or abs(upright[0].x - upright[1].x) >= height
 
 
 def listing(slug: str, tags: tuple[str, ...]) -> Listing:

@@ -9,7 +9,7 @@ import pytest
 
 from catalogue.config import AUTHORS_FILE
 from catalogue.content.loader import load_catalogue
-from catalogue.content.model import family_initial, family_name, name_order
+from catalogue.content.names import family_initial, family_name, name_order
 from catalogue.content.people import load_author_names
 from catalogue.pipeline import build_site
 from catalogue.report import ContentError, Report

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import bisect
 import datetime
-import functools
 import re
-import unicodedata
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
 
 from .changes import Changes, PaperChange, next_revision
+from .names import author_slug
 from .paperlinks import openreview_url, page_label, pdf_url
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -80,7 +79,8 @@ class Taxonomy:
 
 @dataclass(frozen=True)
 class Listing:
-    """What a list of papers shows of one paper, so an abstract edit leaves the lists alone."""
+    """What a list of papers shows of one paper, its abstract (Markdown) and PDF included; lists
+    that only name papers (related papers, the map) take its `headline`, which abstract edits leave alone."""
 
     slug: str
     title: str
@@ -88,16 +88,22 @@ class Listing:
     authors: tuple[str, ...]
     tags: tuple[str, ...]
     draft: bool
+    abstract: str = ""  # the paper's body, as written
+    pdf: str = ""  # the PDF's address, where known
 
     def __hash__(self) -> int:  # lists and maps of thousands of papers look listings up: hash once
         return self._hash
 
     @cached_property
     def _hash(self) -> int:
-        return hash((self.slug, self.title, self.venue, self.authors, self.tags, self.draft))
+        return hash((self.slug, self.title, self.venue, self.authors, self.tags, self.draft, self.abstract, self.pdf))
+
+    @cached_property
+    def headline(self) -> Listing:  # without its abstract and PDF; made once, for lists of thousands
+        return Listing(self.slug, self.title, self.venue, self.authors, self.tags, self.draft)
 
     def __getstate__(self) -> dict:  # a string's hash differs in every process: never keep one
-        return {name: value for name, value in self.__dict__.items() if name != "_hash"}
+        return {name: value for name, value in self.__dict__.items() if name not in ("_hash", "headline")}
 
 
 def _front_matter(kind: type, required: bool = False) -> dict[str, object]:
@@ -182,7 +188,7 @@ class Paper:
 
     @cached_property
     def listing(self) -> Listing:
-        return Listing(self.slug, self.title, self.venue, self.authors, self.tags, self.draft)
+        return Listing(self.slug, self.title, self.venue, self.authors, self.tags, self.draft, self.body, self.pdf_url)
 
     @cached_property
     def catalogue_order(self) -> tuple[int, str, str, str]:
@@ -357,40 +363,6 @@ def _updated_by_slug(by_slug: dict[str, Paper], changes: list[PaperChange]) -> d
         if change.new:
             updated[change.new.slug] = change.new
     return updated
-
-
-@functools.lru_cache(maxsize=65536)  # a pure function of a name, looked up for every list and page
-def author_slug(name: str) -> str:
-    """`Sean O'Brien` → `sean-o-brien`; `Gizem Yüce` → `gizem-yuce`."""
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
-    return "-".join(re.findall(r"[a-z0-9]+", ascii_name)) or "anonymous"
-
-
-_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
-
-
-def family_name(name: str) -> str:
-    """The last word of a name, as the index sorts it: `André F. T. Martins` → `Martins`;
-    `Martin Luther King Jr.` → `King`."""
-    words = name.split() or [""]
-    while len(words) > 1 and words[-1].casefold() in _SUFFIXES:
-        words.pop()
-    return words[-1]
-
-
-def name_order(name: str) -> tuple[str, str]:
-    """Sort by family name, then the whole name, ignoring case and accents (`Ö` with `O`)."""
-    return (_folded(family_name(name)), _folded(name))
-
-
-def family_initial(name: str) -> str:
-    """The A–Z letter a name is indexed under; `#` for a family name that starts otherwise."""
-    initial = _folded(family_name(name))[:1].upper()
-    return initial if "A" <= initial <= "Z" else "#"
-
-
-def _folded(text: str) -> str:
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold() or text.casefold()
 
 
 def _catalogue_order(paper: Paper) -> tuple:

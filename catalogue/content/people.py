@@ -13,7 +13,7 @@ from .. import urls
 from ..config import AUTHORS_FILE
 from ..report import Report
 from . import yamltext
-from .model import author_slug
+from .names import author_slug
 from .redirects import Redirect
 
 HOW = "see README, Curating: each entry lists one person's names, the one to show first"

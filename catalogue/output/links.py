@@ -176,11 +176,13 @@ def all_files(site: Path) -> Iterable[str]:
 def written_by_curators(broken: list[Broken], paper_of: Callable[[str], Paper | None]) -> list[Broken]:
     """Links into drafts count where a curator wrote them, in a published paper's abstract; a
     preview's lists, maps and related papers show drafts on purpose, and a published build has
-    none of those links. `paper_of` gives the paper a page is the page of."""
+    none of those links. A link broken in an abstract counts once, on its paper's page, though
+    the lists that show the abstract have it too. `paper_of` gives the paper a page is the page of."""
     def counts(each: Broken) -> bool:
         paper = paper_of(each.page) if each.problem == TO_A_DRAFT else None
         return each.problem != TO_A_DRAFT or (paper is not None and each.link in paper.body)
-    return [each for each in broken if counts(each)]
+    in_abstracts = {each.link for each in broken if (paper := paper_of(each.page)) and each.link in paper.body}
+    return [each for each in broken if counts(each) and (each.link not in in_abstracts or paper_of(each.page))]
 
 
 def explain(broken: Broken, paper_of: Callable[[str], Paper | None], site: Path) -> Diagnostic:

@@ -16,10 +16,8 @@ from ..content.model import (
     Taxonomy,
     Theme,
     Venue,
-    author_slug,
-    family_initial,
-    name_order,
 )
+from ..content.names import author_slug, family_initial, name_order
 from ..relate.maps import MainTheme
 from .page import Page
 
@@ -60,9 +58,17 @@ def about(papers: Sequence[Paper]) -> dict[str, Any]:
             "with_authors": sum(1 for p in papers if p.authors)}
 
 
+def links(papers: Sequence[Paper]) -> dict[str, int]:
+    """How many papers link to each of their own places: the venue's page (OpenReview or the
+    proceedings), arXiv, a PDF, the code; what the home and About pages promise, counted."""
+    return {"own_page": sum(1 for p in papers if p.own_page), "arxiv": sum(1 for p in papers if p.arxiv),
+            "pdf": sum(1 for p in papers if p.pdf_url), "code": sum(1 for p in papers if p.code)}
+
+
 def navigation(tally: dict[str, tuple]) -> dict[str, tuple]:
-    """The left navigation shown on every page: themes, venues and tags (counts are in counts.css)."""
-    return {kind: tuple(item for item, _ in items) for kind, items in tally.items()}
+    """The left navigation shown on every page: themes and venues (counts are in counts.css); the
+    tags, a long list, have their own page."""
+    return {kind: tuple(item for item, _ in tally[kind]) for kind in ("themes", "venues")}
 
 
 def paginated(first: str, template: str, title: str, crumbs: tuple, listings: Sequence[Listing],

@@ -18,21 +18,23 @@ def neighbour(papers: list[Paper], index: int) -> tuple[str, str] | None:
     return None
 
 
-def paper_pages(paper: Paper, tags: tuple[Tag, ...], themes: tuple[Theme, ...], listed: bool,
+def paper_pages(paper: Paper, tags: tuple[Tag, ...], themes: tuple[Theme, ...], cite_key: str, listed: bool,
                 previous: tuple[str, str] | None, next: tuple[str, str] | None, related: tuple,
                 social_images: bool) -> tuple[Page, ...]:
     """A paper's page, its citation files (BibTeX, RIS, CSL-JSON), its preview image, and a
-    redirect for each earlier slug. `listed`: whether its venue has a page (a venue of withdrawn
-    papers only has none); `related`: what its related list is made from (`related_listings`)."""
+    redirect for each earlier slug. `cite_key`: its key in the catalogue (`citekeys`);
+    `listed`: whether its venue has a page (a venue of withdrawn papers only has none);
+    `related`: what its related list is made from (`related_listings`)."""
     venue, draft = paper.venue, paper.draft
     related = related_view(paper, *related)
     title = plain_text(paper.title)
     image = urls.paper_file(paper.slug, urls.SOCIAL_IMAGE) if social_images else ""
     crumbs = (("Venues", urls.VENUES), (venue.label, urls.venue(venue.slug))) if listed else (("Venues", urls.VENUES),)
     page = Page(urls.paper(paper.slug), "paper.html", title, crumbs, {
-                    "paper": paper, "paper_tags": tags, "image": image, "venue_listed": listed,
+                    "paper": paper, "cite_key": cite_key, "paper_tags": tags, "image": image, "venue_listed": listed,
                     "themes": themes, "previous": previous, "next": next, "related": related}, draft)
-    extras = [Page(urls.paper_file(paper.slug, name), name, title, context={"paper": paper}, draft=draft)
+    extras = [Page(urls.paper_file(paper.slug, name), name, title, context={"paper": paper, "cite_key": cite_key},
+                   draft=draft)
               for name in (urls.CITATION, urls.CITATION_RIS, urls.CITATION_CSL_JSON)]
     if image:
         extras.append(Page(image, SOCIAL_IMAGE_TEMPLATE, title, context={

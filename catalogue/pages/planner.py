@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .. import urls
 from ..config import SiteConfig
+from ..content.citekeys import cite_keys
 from ..content.history import History
 from ..content.model import Catalogue, Listing, Paper, Taxonomy
 from ..relate.maps import MAP_SIZE, MainTheme, geometry, home_map, topic_map
@@ -24,7 +25,8 @@ from .page import MOVED, REDIRECT_TEMPLATE, Page, PageGroup
 from .papers import neighbour, paper_pages
 
 SITEMAP = "sitemap"  # the group made last, from where every other group's pages are
-INDEXES = ("home", "about", "map", "counts", "papers", "tags", "venues", "themes", "reading-list", "404", "search")
+INDEXES = ("home", "about", "map", "counts", "papers", "tags", "venues", "themes", "reading-list", "404", "search",
+           "site-image")
 
 
 class Plan:
@@ -43,7 +45,8 @@ class Plan:
 
     def ids(self) -> Iterator[str]:
         catalogue, site_files = self.catalogue, self.config.site_files
-        yield from (name for name in INDEXES if name != "search" or self.config.search)
+        yield from (name for name in INDEXES if (name != "search" or self.config.search)
+                    and (name != "site-image" or self.config.social_images))
         for venue in catalogue.venues:
             yield from (f"paper:{paper.slug}" for paper in catalogue.papers_in_venue(venue))
             yield f"venue:{venue.slug}"
@@ -80,16 +83,26 @@ class Plan:
     def listings(self) -> tuple[Listing, ...]:
         return tuple(map(LISTING, self.catalogue.papers))
 
+    @cached_property
+    def cite_keys(self) -> dict[str, str]:
+        """slug → cite key, over the whole catalogue (withdrawn papers keep theirs): a group is
+        given the keys of its papers, so one a collision moves is made again."""
+        return cite_keys((*self.catalogue.papers, *self.catalogue.withdrawn.values()))
+
+    def keys_of(self, papers: list[Paper] | tuple[Paper, ...]) -> tuple[str, ...]:
+        return tuple(self.cite_keys[paper.slug] for paper in papers)
+
     def _single(self, name: str) -> PageGroup | None:
         """A group of a kind of its own (the home page, the indexes, the site files…)."""
         catalogue, config = self.catalogue, self.config
         papers, taxonomy = tuple(catalogue.papers), catalogue.taxonomy
         made: Callable[[], tuple] | None = {
             "home": lambda: (_home, (config.title, len(papers), self.tally, self.similarity, taxonomy,
-                                     lists.newest(papers))),
+                                     lists.newest(papers), lists.links(papers))),
             "about": lambda: (_single, (urls.ABOUT, "about.html", "About", {
-                "counts": self.tally, "about": lists.about(papers), "paper_count": len(papers)}, (("About", urls.ABOUT),))),
-            "map": lambda: (_map, (self.listings, self.similarity, taxonomy)),
+                "counts": self.tally, "about": lists.about(papers), "links": lists.links(papers),
+                "paper_count": len(papers)}, (("About", urls.ABOUT),))),
+            "map": lambda: (_map, (tuple(listing.headline for listing in self.listings), self.similarity, taxonomy)),
             "counts": lambda: (_single, (urls.COUNTS_CSS, "counts.css", "Counts", {"counts": self.tally})),
             "papers": lambda: (lists.all_papers, (self.listings,)),
             "tags": lambda: _index(urls.TAGS, "tags.html", "Tags", self.tally),
@@ -98,11 +111,12 @@ class Plan:
             "reading-list": lambda: _index(urls.READING_LIST, "reading-list.html", "Reading list", None),
             "404": lambda: (_single, (urls.NOT_FOUND, "404.html", "Page not found", {})),
             "search": lambda: _index(urls.SEARCH, "search.html", "Search", None),
+            "site-image": lambda: (site_files.site_image, (config.tagline, tuple(t.title for t in taxonomy.themes.values()))),
             "authors": lambda: (lists.author_index, self._author_names()),
             MOVED: lambda: (_moved_pages, (catalogue.redirects,)),
             "changes": self._changelog,
             "site-feed": lambda: (site_files.site_feed, (papers, config.title)),
-            "site-citations": lambda: (site_files.catalogue_citations, (papers,)),
+            "site-citations": lambda: (site_files.catalogue_citations, (papers, self.keys_of(papers))),
             "redirects": lambda: (site_files.redirect_rules, (site_files.alias_rules(catalogue),)),
             "robots": lambda: (site_files.robots, ()),
             "review": self._review,
@@ -131,8 +145,9 @@ class Plan:
                                                             self.config.social_images), in_sitemap=False)
 
     def _shown_with(self, paper: Paper) -> tuple:
-        """The paper, with its tags and themes as its page shows them."""
-        return (paper, tuple(self.catalogue.taxonomy.tags[t] for t in paper.tags), tuple(self.catalogue.themes_of(paper)))
+        """The paper, with its tags and themes as its page shows them, and its cite key."""
+        return (paper, tuple(self.catalogue.taxonomy.tags[t] for t in paper.tags), tuple(self.catalogue.themes_of(paper)),
+                self.cite_keys[paper.slug])
 
     def _venue(self, slug: str) -> PageGroup | None:
         venue = self._venues().get(slug)
@@ -143,8 +158,10 @@ class Plan:
 
     def _venue_citations(self, slug: str) -> PageGroup | None:
         venue = self._venues().get(slug)
-        return venue and PageGroup(f"venue-citations:{slug}", site_files.venue_citations,
-                                   (venue, tuple(self.catalogue.papers_in_venue(venue))))
+        if venue is None:
+            return None
+        papers = tuple(self.catalogue.papers_in_venue(venue))
+        return PageGroup(f"venue-citations:{slug}", site_files.venue_citations, (venue, papers, self.keys_of(papers)))
 
     def _venues(self) -> dict:
         return {venue.slug: venue for venue in self.catalogue.venues}
@@ -160,7 +177,8 @@ class Plan:
 
     def _tag_citations(self, tag_id: str) -> PageGroup | None:
         tag, tagged = self.catalogue.taxonomy.tags.get(tag_id), tuple(self.catalogue.papers_with_tag(tag_id))
-        return PageGroup(f"tag-citations:{tag_id}", site_files.tag_citations, (tag, tagged)) if tag and tagged else None
+        return PageGroup(f"tag-citations:{tag_id}", site_files.tag_citations,
+                         (tag, tagged, self.keys_of(tagged))) if tag and tagged else None
 
     def _theme(self, theme_id: str) -> PageGroup | None:
         theme = self.catalogue.taxonomy.themes.get(theme_id)
@@ -226,16 +244,16 @@ def _index(path: str, template: str, title: str, tally: dict | None) -> tuple[Ca
 
 
 def _home(title: str, count: int, tally: dict, similarity: Similarity, taxonomy: Taxonomy,
-          newest: dict) -> tuple[Page]:
+          newest: dict, links: dict[str, int]) -> tuple[Page]:
     return (Page(urls.HOME, "home.html", title, context={"paper_count": count, "counts": tally, "newest": newest,
+                                                         "links": links,
                                                          "map": home_map(similarity, MainTheme(taxonomy))}),)
 
 
 def _map(listings: tuple[Listing, ...], similarity: Similarity, taxonomy: Taxonomy) -> tuple[Page]:
     main_theme = MainTheme(taxonomy)
-    placed = geometry(similarity, main_theme, MAP_SIZE)
-    return (Page(urls.MAP, "map.html", "Topic map", (("Topic map", urls.MAP),),
-                 {"map": topic_map(listings, placed, main_theme)}),)
+    made = topic_map(listings, geometry(similarity, main_theme, MAP_SIZE), main_theme)
+    return (Page(urls.MAP, "map.html", "Topic map", (("Topic map", urls.MAP),), {"map": made}),)
 
 
 def _venues_index(tally: dict, matrix: tuple) -> tuple[Page]:

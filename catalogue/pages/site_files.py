@@ -1,5 +1,5 @@
 """The files for machines: feeds, the citations of everything and of each venue and tag,
-redirects, robots.txt, the sitemap."""
+redirects, robots.txt, the sitemap; and the preview image that links to any page but a paper's show."""
 
 from __future__ import annotations
 
@@ -10,31 +10,40 @@ from .. import urls
 from ..content.model import Catalogue, Paper, Tag, Venue
 from .lists import feed
 from .page import Page
+from .papers import SOCIAL_IMAGE_TEMPLATE
 
 
 def site_feed(papers: tuple[Paper, ...], title: str) -> tuple[Page, ...]:
     return feed(urls.FEED, title, urls.HOME, papers)
 
 
-def citations(file_of: Callable[[str], str], papers: tuple[Paper, ...], about: str, home: str) -> tuple[Page, ...]:
-    """The papers' citations as BibTeX, RIS and CSL-JSON: the files `file_of(urls.BIBTEX)`, …
-    (each made by the template of its name). `about` says whose they are, `home` their page."""
-    context = {"papers": tuple(papers), "about": about, "home": home}
+def citations(file_of: Callable[[str], str], papers: tuple[Paper, ...], keys: tuple[str, ...], about: str,
+              home: str) -> tuple[Page, ...]:
+    """The papers' citations as BibTeX, RIS and CSL-JSON under their cite `keys`: the files
+    `file_of(urls.BIBTEX)`, … (each made by the template of its name). `about` says whose they
+    are, `home` their page."""
+    context = {"papers": tuple(papers), "keys": keys, "about": about, "home": home}
     return tuple(Page(file_of(name), name, f"Citations of {about}", context=context) for name in urls.CITATIONS)
 
 
-def catalogue_citations(papers: tuple[Paper, ...]) -> tuple[Page, ...]:
-    return citations(str, papers, "every paper", urls.HOME)
+def catalogue_citations(papers: tuple[Paper, ...], keys: tuple[str, ...]) -> tuple[Page, ...]:
+    return citations(str, papers, keys, "every paper", urls.HOME)
 
 
-def venue_citations(venue: Venue, papers: tuple[Paper, ...]) -> tuple[Page, ...]:
-    return citations(functools.partial(urls.venue_file, venue.slug), papers, f"every paper of {venue.label}",
+def venue_citations(venue: Venue, papers: tuple[Paper, ...], keys: tuple[str, ...]) -> tuple[Page, ...]:
+    return citations(functools.partial(urls.venue_file, venue.slug), papers, keys, f"every paper of {venue.label}",
                      urls.venue(venue.slug))
 
 
-def tag_citations(tag: Tag, papers: tuple[Paper, ...]) -> tuple[Page, ...]:
-    return citations(functools.partial(urls.tag_file, tag.id), papers, f"every paper tagged “{tag.label}”",
+def tag_citations(tag: Tag, papers: tuple[Paper, ...], keys: tuple[str, ...]) -> tuple[Page, ...]:
+    return citations(functools.partial(urls.tag_file, tag.id), papers, keys, f"every paper tagged “{tag.label}”",
                      urls.tag(tag.id))
+
+
+def site_image(tagline: str, themes: tuple[str, ...]) -> tuple[Page, ...]:
+    """The preview image of every page but a paper's: the site's name, its tagline, its themes."""
+    return (Page(urls.SOCIAL_IMAGE, SOCIAL_IMAGE_TEMPLATE, "Preview", context={
+        "title": tagline, "venue": "", "tags": themes}),)
 
 
 def redirect_rules(rules: tuple[tuple[str, str], ...]) -> tuple[Page, ...]:

@@ -6,13 +6,13 @@ from collections import Counter
 from typing import Any, NamedTuple
 
 from ..content.model import Listing, Taxonomy, Theme
-from .map_marks import place_labels, shape_of, shape_path
+from .map_labels import LABEL_FONT, NARROW_LABEL_FONT, theme_labels
+from .map_marks import shape_of, shape_path
 from .similarity import Similarity
 
 MAP_SIZE, HOME_MAP_SIZE = (1000, 620), (600, 300)  # SVG view boxes
 HOME_MAP_POINTS = 400  # the home page's small map shows a sample: it must stay light at 50,000 papers
 PALETTE = 9  # colour classes m0…m8 in the CSS, one per theme of content/taxonomy.yaml; m9: no theme
-LABEL_FONT, NARROW_LABEL_FONT = 15, 21  # in SVG units: about 13 px on a wide screen, 12 px on a phone
 
 
 class MainTheme:
@@ -104,11 +104,9 @@ def topic_map(listings: tuple[Listing, ...], placed: dict[str, MapPoint], main_t
                    for listing in listings if listing.slug in placed)
     radius = 7 if len(points) <= 500 else 4 if len(points) <= 3000 else 2.5
     members = _theme_members(points, main_theme.taxonomy)
-    labelled = [(theme.id, theme.title, members[theme.id]) for theme in main_theme.themes]
     main = [main_theme.index(point.listing.tags) for point in points]
     return {"points": points, "size": MAP_SIZE, "radius": radius, "legend": legend(main, main_theme, members),
-            "labels": {"wide": place_labels(labelled, LABEL_FONT, 24, MAP_SIZE),
-                       "narrow": place_labels(labelled, NARROW_LABEL_FONT, 18, MAP_SIZE, turned=True)},
+            "labels": theme_labels(points, radius, MAP_SIZE, main_theme),
             "label_font": {"wide": LABEL_FONT, "narrow": NARROW_LABEL_FONT}}
 
 

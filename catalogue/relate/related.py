@@ -8,9 +8,9 @@ from .similarity import Related, Similarity
 
 def related_listings(paper: Paper, similarity: Similarity, by_slug: dict[str, Paper]) -> tuple:
     """What a paper's related list is made from: the similarity's reasons (the same tuple while
-    the similarity is the same) and the listing of each related paper still in the catalogue."""
+    the similarity is the same) and the headline of each related paper still in the catalogue."""
     reasons = similarity.related.get(paper.slug, ())
-    return reasons, tuple(by_slug[r.slug].listing if r.slug in by_slug else None for r in reasons)
+    return reasons, tuple(by_slug[r.slug].listing.headline if r.slug in by_slug else None for r in reasons)
 
 
 def related_view(paper: Paper, reasons: tuple[Related, ...], listings: tuple[Listing | None, ...]) -> tuple:

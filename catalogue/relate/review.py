@@ -11,7 +11,8 @@ from itertools import combinations
 from pathlib import Path
 
 from ..config import AUTHORS_FILE, VENUES_FILE
-from ..content.model import Paper, Taxonomy, author_slug, family_name
+from ..content.model import Paper, Taxonomy
+from ..content.names import author_slug, family_name
 from .duplicates import Duplicate, find_duplicates
 from .tagging import TagOutlier, tag_outliers
 

@@ -1,46 +1,19 @@
-"""Citations, the one home of their formats: stable keys, the proceedings' names, authors' names
-split into given and family, and BibTeX (RIS, CSL-JSON and the ACM reference: `cite_formats`)."""
+"""Citations, the one home of their formats: the proceedings' names, authors' names as BibTeX
+splits them, and BibTeX in LaTeX that compiles (RIS, CSL-JSON and the ACM reference:
+`cite_formats`). Cite keys are the catalogue's (`content.citekeys`): a format is handed its key."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import NamedTuple
+from urllib.parse import quote
 
+from ..content.citekeys import own_key, title_word
+from ..content.names import split_name
 from ..content.model import Paper, Venue
-
-_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_",
-            "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
-# Words that belong to the family name they come before: Johannes von Oswald, Benjamin Van Roy.
-_PARTICLES = frozenset({"da", "das", "de", "del", "della", "den", "der", "di", "do", "dos", "du", "la", "le",
-                        "ten", "ter", "van", "vom", "von", "zu"})
-_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
-
-
-class Name(NamedTuple):
-    """An author's name as citation formats take it apart."""
-
-    given: str
-    family: str
-    suffix: str = ""
-
-
-def split_name(name: str) -> Name:
-    """`Johannes von Oswald` → (`Johannes`, `von Oswald`), `Benjamin Van Roy` → (`Benjamin`,
-    `Van Roy`): the last word is the family name, with the particles just before it, but never
-    the first word, which is a given name (`Di Liu`); a `Jr.` or `III` at the end is a suffix.
-    Names written family first, or with two family names, cannot be told apart from the text."""
-    words = name.split()
-    suffix = words.pop() if len(words) > 2 and words[-1].lower() in _SUFFIXES else ""
-    if not words:
-        return Name("", name.strip())
-    words[-1] = words[-1].rstrip(",") if suffix else words[-1]
-    start = len(words) - 1
-    while start > 1 and words[start - 1].lower() in _PARTICLES:
-        start -= 1
-    if start == 1 and words[0] in _PARTICLES:  # `van Gogh`: a lower-case particle names no one
-        start = 0
-    return Name(" ".join(words[:start]), " ".join(words[start:]), suffix)
+from ..report import Diagnostic
+from ..text import MATH, outside
+from .latex import latex, latex_math, unwritable
 
 
 def conference(venue: Venue) -> str:
@@ -54,13 +27,9 @@ def booktitle(venue: Venue) -> str:
     return venue.booktitle or conference(venue)
 
 
-def cite_key(paper: Paper) -> str:
-    """Stable as long as the slug and venue are: `iclr2025:samba`."""
-    return f"{paper.venue.name.lower()}{paper.venue.year}:{paper.slug}"
-
-
 def paper_url(paper: Paper) -> str:
-    """The address a citation gives: the paper's own page at its venue, else its arXiv entry."""
+    """The address RIS, CSL-JSON and the reference give: the paper's own page at its venue
+    (the proceedings', else OpenReview's), else its arXiv entry."""
     return paper.own_page or paper.arxiv_url
 
 
@@ -71,27 +40,43 @@ def withdrawal(paper: Paper) -> str:
     return f"Withdrawn {paper.withdrawn}" + (f": {paper.withdrawn_reason}" if paper.withdrawn_reason else "")
 
 
-def bibtex(paper: Paper) -> str:
-    """An @inproceedings entry with what is known; the title is braced so BibTeX styles keep its
-    capitals, and every author is written so that BibTeX splits the name as the other formats do."""
+def bibtex(paper: Paper, key: str = "") -> str:
+    """An @inproceedings entry with what is known, under `key` (the catalogue's; alone, the
+    paper's own). Its `url` is the paper's own page, its arXiv entry an `eprint`; the title is
+    braced so BibTeX styles keep its capitals; every author is written so that BibTeX splits
+    the name as the other formats do (without authors, `key` is what styles sort and label it
+    by); every character is ASCII LaTeX (`latex`)."""
     venue = paper.venue
     fields = [("title", "{" + _title(paper.title) + "}"),
               ("author", " and ".join(map(_bibtex_name, paper.authors))),
-              ("booktitle", _escape(booktitle(venue))), ("series", _escape(venue.series)),
-              ("volume", str(venue.volume or "")), ("publisher", _escape(venue.publisher)),
-              ("year", str(venue.year)), ("doi", paper.doi), ("url", paper_url(paper))]
+              ("key", "" if paper.authors else latex(title_word(paper.title))),
+              ("booktitle", latex(booktitle(venue))), ("series", latex(venue.series)),
+              ("volume", str(venue.volume or "")), ("pages", paper.pages), ("publisher", latex(venue.publisher)),
+              ("year", str(venue.year)), ("doi", paper.doi), ("url", _ascii_url(paper.own_page))]
     if paper.arxiv:
         fields += [("eprint", paper.arxiv), ("archiveprefix", "arXiv")]
-    notes = [_escape(withdrawal(paper)), r"Code: \url{" + paper.code + "}" if paper.code else ""]
-    fields.append(("note", ". ".join(note for note in notes if note)))
+    fields.append(("note", latex(withdrawal(paper))))
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields if value)
-    return f"@inproceedings{{{cite_key(paper)},\n{body}\n}}\n"
+    return f"@inproceedings{{{key or own_key(paper)},\n{body}\n}}\n"
 
 
-def entries_file(papers: tuple[Paper, ...], entry: Callable[[Paper], str] = bibtex) -> str:
-    """Every paper's entry, in the order given, one after another, as BibTeX and RIS files hold
-    them (`entry`: the renderer's remembered `bibtex` or `ris`)."""
-    return "\n".join(entry(paper) for paper in papers)
+def unwritable_in_bibtex(paper: Paper) -> tuple[Diagnostic, ...]:
+    """A warning at the title, authors or withdrawal reason holding characters that LaTeX
+    cannot write without a package (CJK, emoji…): the BibTeX writes each as `?`."""
+    fields = (("title", paper.title), ("authors", " ".join(paper.authors)),
+              ("withdrawn_reason", paper.withdrawn_reason))
+    return tuple(Diagnostic(paper.path, paper.line_of(name), f"BibTeX writes {', '.join(chars)} in the {name} as `?`: "
+                            "LaTeX has no way to write it without a package",
+                            "keep it if the other formats are enough (RIS and CSL-JSON keep it); else write it in "
+                            "Latin letters, or as `$…$` math in a title", "warning")
+                 for name, text in fields if (chars := unwritable(text)))
+
+
+def entries_file(papers: tuple[Paper, ...], keys: tuple[str, ...],
+                 entry: Callable[[Paper, str], str] = bibtex) -> str:
+    """Every paper's entry under its key, in the order given, one after another, as BibTeX and
+    RIS files hold them (`entry`: the renderer's remembered `bibtex` or `ris`)."""
+    return "\n".join(map(entry, papers, keys))
 
 
 def _bibtex_name(written: str) -> str:
@@ -107,14 +92,14 @@ def _bibtex_name(written: str) -> str:
 
 
 def _name_part(text: str) -> str:
-    return "{" + _escape(text) + "}" if "," in text or re.search(r"\band\b", text, re.IGNORECASE) else _escape(text)
+    return "{" + latex(text) + "}" if "," in text or re.search(r"\band\b", text, re.IGNORECASE) else latex(text)
 
 
 def _title(title: str) -> str:
-    """Keep `$…$` math as LaTeX, escape the rest."""
-    parts = re.split(r"(\$[^$]+\$)", title)
-    return "".join(part if part.startswith("$") else _escape(part) for part in parts)
+    r"""`$…$` math kept as LaTeX, the rest written as LaTeX; an escaped `\$` is a dollar."""
+    return outside(MATH, title, lambda prose: latex(prose.replace("\\$", "$")), lambda math: latex_math(math.group(0)))
 
 
-def _escape(text: str) -> str:
-    return "".join(_SPECIAL.get(char, char) for char in text)
+def _ascii_url(url: str) -> str:
+    """A URL as `\\url` takes it in any LaTeX: what is not ASCII percent-encoded, as browsers send it."""
+    return quote(url, safe="".join(map(chr, range(33, 127))))

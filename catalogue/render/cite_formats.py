@@ -9,71 +9,66 @@ from collections.abc import Callable
 
 import markupsafe
 
+from ..content.citekeys import own_key
+from ..content.names import Name, split_name
 from ..content.model import Paper, Taxonomy
 from ..text import plain_text
-from .cite import (
-    Name,
-    bibtex,
-    booktitle,
-    cite_key,
-    conference,
-    entries_file,
-    paper_url,
-    split_name,
-    withdrawal,
-)
+from .cite import bibtex, booktitle, conference, entries_file, paper_url, withdrawal
 
 MEMO = 65536  # the remembered entries of each format: a catalogue's papers, and more
 REFERENCE_STYLE = "ACM Reference Format"
 
 
-def ris(paper: Paper, keywords: tuple[str, ...] = ()) -> str:
+def ris(paper: Paper, key: str = "", keywords: tuple[str, ...] = ()) -> str:
     """A conference paper (`TY  - CPAPER`) for EndNote, Zotero and Mendeley: one tag a line."""
     venue = paper.venue
-    lines = [("TY", "CPAPER"), ("ID", cite_key(paper)), ("TI", plain_text(paper.title))]
+    first, _, last = paper.pages.partition("--")
+    lines = [("TY", "CPAPER"), ("ID", key or own_key(paper)), ("TI", plain_text(paper.title))]
     lines += [("AU", _ris_name(split_name(author))) for author in paper.authors]
     lines += [("PY", str(venue.year)), ("T2", booktitle(venue)), ("T3", venue.series),
-              ("VL", str(venue.volume or "")), ("PB", venue.publisher), ("DO", paper.doi)]
+              ("VL", str(venue.volume or "")), ("SP", first), ("EP", last), ("PB", venue.publisher), ("DO", paper.doi)]
     lines += [("UR", link) for link in dict.fromkeys((paper_url(paper), paper.arxiv_url))]
     lines += [("L1", paper.pdf_url), ("AB", plain_text(paper.body))]
     lines += [("KW", keyword) for keyword in keywords]
-    lines += [("N1", withdrawal(paper)), ("N1", f"arXiv: {paper.arxiv}" if paper.arxiv else ""), ("N1", f"Code: {paper.code}" if paper.code else "")]
+    lines += [("N1", withdrawal(paper)), ("N1", f"arXiv: {paper.arxiv}" if paper.arxiv else "")]
     return "".join(f"{tag}  - {' '.join(value.split())}\n" for tag, value in lines if value) + "ER  - \n"
 
 
-def csl_item(paper: Paper, keywords: tuple[str, ...] = ()) -> dict:
+def csl_item(paper: Paper, key: str = "", keywords: tuple[str, ...] = ()) -> dict:
     """A CSL-JSON item (what Zotero, Pandoc and every citeproc read); its id is the cite key."""
-    venue = paper.venue
-    item = {"id": cite_key(paper), "citation-key": cite_key(paper), "type": "paper-conference",
+    venue, key = paper.venue, key or own_key(paper)
+    item = {"id": key, "citation-key": key, "type": "paper-conference",
             "title": plain_text(paper.title), "author": [_csl_name(split_name(a)) for a in paper.authors],
             "issued": {"date-parts": [[venue.year]]}, "container-title": booktitle(venue),
             "event-title": conference(venue), "collection-title": venue.series,
-            "volume": str(venue.volume or ""), "publisher": venue.publisher, "DOI": paper.doi,
-            "URL": paper_url(paper),
-            "abstract": plain_text(paper.body), "keyword": ", ".join(keywords),
-            "note": "; ".join(n for n in (withdrawal(paper), f"Code: {paper.code}" if paper.code else "") if n),
+            "volume": str(venue.volume or ""), "page": paper.pages.replace("--", "-"),
+            "publisher": venue.publisher, "DOI": paper.doi, "URL": paper_url(paper),
+            "abstract": plain_text(paper.body), "keyword": ", ".join(keywords), "note": withdrawal(paper),
             "status": "withdrawn" if paper.withdrawn else ""}
     if paper.arxiv:
         item |= {"archive": "arXiv", "archive_location": paper.arxiv}
-    return {key: value for key, value in item.items() if value}
+    return {name: value for name, value in item.items() if value}
 
 
-def csl_json_file(papers: tuple[Paper, ...], item: Callable[[Paper], dict] = csl_item) -> str:
+def csl_json_file(papers: tuple[Paper, ...], keys: tuple[str, ...],
+                  item: Callable[[Paper, str], dict] = csl_item) -> str:
     """CSL-JSON is an array of items, one paper's file too: here an item's field a line."""
-    items = ("  {\n" + ",\n".join(f"    {_json(key)}: {_json(value)}" for key, value in item(paper).items()) + "\n  }"
-             for paper in papers)
+    items = ("  {\n" + ",\n".join(f"    {_json(name)}: {_json(value)}" for name, value in item(paper, key).items())
+             + "\n  }" for paper, key in zip(papers, keys))
     return "[\n" + ",\n".join(items) + "\n]\n"
 
 
 def reference(paper: Paper) -> markupsafe.Markup:
-    """The paper in the ACM Reference Format (acmart's): the proceedings in italics.
-    `Ada Lovelace and Alan Turing. 2025. Title. In <i>Proceedings…</i> (Series, Vol. 235). PMLR. URL`"""
+    """The paper in the ACM Reference Format (acmart's): the proceedings in italics, then who
+    publishes them and the pages. `Ada Lovelace and Alan Turing. 2025. Title. In
+    <i>Proceedings…</i> (Series, Vol. 235). PMLR, 12345–12367. URL`"""
     venue, escape = paper.venue, markupsafe.escape
     parts = [_sentence(_names(paper.authors)), f"{venue.year}.", _sentence(plain_text(paper.title))]
     where = markupsafe.Markup("In <i>{}</i>").format(booktitle(venue))
     if venue.volume:
         where += f" ({venue.series}, Vol. {venue.volume})" if venue.series else f", Vol. {venue.volume}"
-    parts += [where + ".", _sentence(venue.publisher)]
+    pages = paper.pages.replace("--", "–")
+    parts += [where + ".", _sentence(", ".join(part for part in (venue.publisher, pages) if part))]
     link = paper_url(paper)
     if link:
         parts.append(markupsafe.Markup('<a href="{0}">{0}</a>').format(link))
@@ -81,8 +76,9 @@ def reference(paper: Paper) -> markupsafe.Markup:
 
 
 class Citations:
-    """Each paper's entry in every format, made once and shared by its page, its files and every
-    list of citations it is in. A paper's keywords are its tags' labels (`use` sets them)."""
+    """Each paper's entry in every format, under the key the catalogue gave it, made once and
+    shared by its page, its files and every list of citations it is in. A paper's keywords are
+    its tags' labels (`use` sets them)."""
 
     def __init__(self) -> None:
         self.bibtex = functools.lru_cache(MEMO)(bibtex)
@@ -94,18 +90,18 @@ class Citations:
     def use(self, taxonomy: Taxonomy) -> None:
         self._labels = {tag.id: tag.label for tag in taxonomy.tags.values()}
 
-    def ris(self, paper: Paper) -> str:
-        return self._ris(paper, self._keywords(paper))
+    def ris(self, paper: Paper, key: str) -> str:
+        return self._ris(paper, key, self._keywords(paper))
 
-    def csl(self, paper: Paper) -> dict:
-        return self._csl(paper, self._keywords(paper))
+    def csl(self, paper: Paper, key: str) -> dict:
+        return self._csl(paper, key, self._keywords(paper))
 
     def template_globals(self) -> dict[str, Callable]:
-        """What templates call: `bibtex(paper)`, `ris_file(papers)`, `reference(paper)`, …"""
-        return {"bibtex": self.bibtex, "bibtex_file": lambda papers: entries_file(papers, self.bibtex),
-                "ris": self.ris, "ris_file": lambda papers: entries_file(papers, self.ris),
-                "csl_json": lambda paper: csl_json_file((paper,), self.csl),
-                "csl_json_file": lambda papers: csl_json_file(papers, self.csl),
+        """What templates call: `bibtex(paper, key)`, `ris_file(papers, keys)`, `reference(paper)`, …"""
+        return {"bibtex": self.bibtex, "bibtex_file": lambda papers, keys: entries_file(papers, keys, self.bibtex),
+                "ris": self.ris, "ris_file": lambda papers, keys: entries_file(papers, keys, self.ris),
+                "csl_json": lambda paper, key: csl_json_file((paper,), (key,), self.csl),
+                "csl_json_file": lambda papers, keys: csl_json_file(papers, keys, self.csl),
                 "reference": self.reference, "reference_style": REFERENCE_STYLE, "conference": conference}
 
     def _keywords(self, paper: Paper) -> tuple[str, ...]:

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from typing import Any, NamedTuple
 
 import jinja2
 import markupsafe
 
 from ..config import SiteConfig
-from ..content.model import Paper, Taxonomy, author_slug
+from ..content.model import Paper, Taxonomy
+from ..content.names import author_slug
 from ..pages.page import Page
 from ..pages.papers import SOCIAL_IMAGE_TEMPLATE
 from ..report import ContentError, Diagnostic
 from ..state import BuildState, digest
 from ..text import plain_text
-from .cite import conference
+from .cite import conference, unwritable_in_bibtex
 from .cite_formats import Citations
 from .environment import Templates, make_environment, runtime_diagnostic, syntax_diagnostic
 from .fragments import (
@@ -33,6 +35,8 @@ from .searchwords import search_words
 from .social import social_image
 
 TEXT_MEMO = 65536
+_PRE = re.compile(r"(<pre\b.*?</pre>)", re.DOTALL)
+_INDENT = re.compile(r"\n[ \t]+")
 
 
 class Rendered(NamedTuple):
@@ -57,9 +61,11 @@ class PageRenderer:
         self.plain = functools.lru_cache(TEXT_MEMO)(plain_text)
         self.citations = Citations()
         self.excerpt = functools.lru_cache(TEXT_MEMO)(functools.partial(excerpt, plain_of=self.plain))
+        self.abstract = functools.lru_cache(TEXT_MEMO)(self._abstract)  # a paper's page and every list show it
         self.env = make_environment(config)
         self.env.globals.update(
             title_html=lambda item: self.markup.inline(item if isinstance(item, str) else item.title),
+            abstract_html=lambda body: self.abstract(body)[0],
             plain=self.plain, excerpt=self.excerpt, author_slug=author_slug, **self.citations.template_globals(),
             asset=lambda name: config.base_path + self._assets.get(name, f"static/{name}"))
         self.templates = Templates(self.env, config.templates_dir, state)
@@ -107,7 +113,10 @@ class PageRenderer:
         except Exception as error:  # a template that raises: name its line, keep serving
             raise ContentError([runtime_diagnostic(error, page, self.config.templates_dir)]) from error
         paper = page.context.get("paper") if page.template == "paper.html" else None
-        return Rendered(html.encode("utf-8"), failed_math(paper, self.markup.failed_math) if paper else ())
+        warnings = failed_math(paper, self.markup.failed_math) + unwritable_in_bibtex(paper) if paper else ()
+        if page.template.endswith(".html"):
+            html = unindented(html)
+        return Rendered(html.encode("utf-8"), warnings)
 
     def _derived(self, page: Page) -> dict[str, Any]:
         """Expensive values computed only when a page is actually rendered."""
@@ -117,18 +126,28 @@ class PageRenderer:
         description = self.excerpt(paper.body)
         if paper.withdrawn:  # a link preview says so before anything else
             description = f"Withdrawn{': ' if paper.withdrawn_reason else ''}{paper.withdrawn_reason.rstrip('.')}. {description}"
-        return {"abstract_html": self.markup.render(paper.body), "description": description,
+        abstract_html, failed = self.abstract(paper.body)
+        self.markup.failed_math.extend(failed)
+        return {"abstract_html": abstract_html, "description": description,
                 "json_ld": self._json_ld(page), "search_words": search_words(self.plain(paper.title), paper.slug)}
 
+    def _abstract(self, body: str) -> tuple[markupsafe.Markup, tuple[str, ...]]:
+        """An abstract as HTML, and the formulas in it that could not be converted."""
+        failed, start = self.markup.failed_math, len(self.markup.failed_math)
+        html = markupsafe.Markup(self.markup.render(body))
+        formulas = tuple(failed[start:])
+        del failed[start:]
+        return html, formulas
+
     def _json_ld(self, page: Page) -> markupsafe.Markup:
-        """schema.org ScholarlyArticle, for search engines and citation tools."""
+        """schema.org ScholarlyArticle, for search engines and citation tools: what the page's
+        head does not say already (its description is there, its abstract in the page)."""
         paper, absolute = page.context["paper"], self.config.absolute
         data = {
             "@context": "https://schema.org", "@type": "ScholarlyArticle",
-            "headline": page.title, "name": page.title, "url": absolute(page.path),
+            "headline": page.title, "url": absolute(page.path),
             "author": [{"@type": "Person", "name": name} for name in paper.authors],
-            "datePublished": str(paper.venue.year), "abstract": self.plain(paper.body),
-            "keywords": [tag.label for tag in page.context["paper_tags"]],
+            "datePublished": str(paper.venue.year),
             "isPartOf": {"@type": "PublicationEvent", "name": conference(paper.venue)},
         }
         if paper.withdrawn:  # no longer a paper published at its venue
@@ -139,8 +158,16 @@ class PageRenderer:
             data["sameAs"] = same_as
         if page.context["image"]:
             data["image"] = absolute(page.context["image"])
-        text = json.dumps(data, ensure_ascii=False, sort_keys=True)
+        text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
         return markupsafe.Markup(text.replace("<", "\\u003c"))  # no `</script>` can close it
+
+
+def unindented(html: str) -> str:
+    """The page without the templates' indentation, which every reader would download again on
+    every page; a `<pre>` keeps its own."""
+    parts = _PRE.split(html)
+    parts[::2] = [_INDENT.sub("\n", part) for part in parts[::2]]
+    return "".join(parts)
 
 
 def failed_math(paper: Paper, formulas: list[str]) -> tuple[Diagnostic, ...]:

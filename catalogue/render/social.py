@@ -1,5 +1,6 @@
-"""Social preview images: 1200×630 PNGs with a paper's title, venue and tags, drawn with Pillow
-and cached by content, so an unchanged paper is never redrawn."""
+"""Social preview images: 1200×630 PNGs with a paper's title, venue and tags (or, for every other
+page, the site's tagline and themes, without a venue), drawn with Pillow and cached by content, so
+an unchanged paper is never redrawn."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def _draw(title: str, venue: str, tags: list[str], site: str) -> bytes:
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, 16, SIZE[1]), fill=ACCENT)
     small, tag_font = ImageFont.load_default(size=30), ImageFont.load_default(size=26)
-    draw.text((MARGIN, MARGIN - 8), f"{site}  ·  {venue}", font=small, fill=MUTED)
+    draw.text((MARGIN, MARGIN - 8), "  ·  ".join(filter(None, (site, venue))), font=small, fill=MUTED)
     size, lines = _fit_title(draw, title)
     y = MARGIN + 70
     for line in lines:
