@@ -178,12 +178,13 @@ function excerptNode(data, terms) {
 
 const matches = (word, term) => bare(word).startsWith(stem(bare(term))) && bare(term) !== "";
 
-// Where the abstract is in a page's indexed words: from its heading's anchor to the tags,
-// which the page lists after it.
+// Where the abstract is in a page's indexed words: from its heading's anchor to the themes and
+// tags, which the page lists after it.
 function abstractSpan(data, words) {
   const anchor = (data.anchors || []).find((a) => a.id === "abstract");
-  const tagWords = (data.filters.tag || []).join(" ").split(/\s+/).filter(Boolean).length;
-  return [anchor ? anchor.location : 0, Math.max(words.length - tagWords, anchor ? anchor.location + 1 : 1)];
+  const listed = [...(data.filters.theme || []), ...(data.filters.tag || [])];
+  const listedWords = listed.join(" ").split(/\s+/).filter(Boolean).length;
+  return [anchor ? anchor.location : 0, Math.max(words.length - listedWords, anchor ? anchor.location + 1 : 1)];
 }
 
 // The first window of EXCERPT words in [start, end), a few words before a hit, with the most

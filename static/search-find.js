@@ -22,11 +22,12 @@ export function normalise(query) {
 // excerpts), and with `partial` the ids of the papers with `every` word and how many key words
 // (`needed` of `words`; `left`, the words not counted) the others have; with `corrected`, the
 // query searched instead of the `original`, whose `typos` no paper holds; with `missing`, the
-// words no paper holds, searched without (and perhaps a `suggested` query).
+// words no paper holds, searched without (and perhaps a `suggested` query); with `browse`, no
+// word was asked for (an empty query, or punctuation): every paper.
 export async function findPapers(pagefind, root, query, options = {}, correct = true) {
   const q = normalise(query);
-  if (!q) return { results: await listed(pagefind, options), query: q, terms: [] };
   const words = wordsOf(q);
+  if (!words.length) return { results: await listed(pagefind, options), query: "", terms: [], browse: true };  // "", "?"
   const question = isQuestion(q);
   const terms = keyWords(words, question);
   const known = await catalogueWords(root);

@@ -98,7 +98,7 @@ async function run() {
 
 async function describe(found, count) {
   const where = filtered() ? " with these filters" : "";
-  if (!state.q) {
+  if (found.browse) {  // no query, or no word in it
     status.textContent = `${plural(count, "paper")}${where || " in the catalogue"}`;
   } else if (!found.results.length) {
     status.replaceChildren(await nothingFound(found, state.q, root));

@@ -28,6 +28,10 @@ export function attach(input, root) {
     await new Promise((resolve) => { setTimeout(resolve, WAIT); });
     if (ticket !== latest) return;  // a newer keystroke won
     const found = await findPapers(await loadPagefind(root), root, query);
+    if (found.browse) {  // punctuation alone: nothing to search for
+      panel.hidden = true;
+      return;
+    }
     const data = await Promise.all(found.results.slice(0, SHOWN).map((result) => result.data()));
     if (ticket !== latest) return;
     const list = element("ul", "result-list");

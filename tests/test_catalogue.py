@@ -50,14 +50,9 @@ def test_every_paper_has_a_page(catalogue, site):
     assert len(list((site / "papers").glob("*/index.html"))) == PAPERS
 
 
-# Papers whose own pages were not among the public sources searched (see content/sources/provenance.tsv).
-UNLINKED = {"retrointext": "no arXiv entry; its OpenReview forum is named only by third-party lists"}
-
-
 def test_every_paper_links_to_itself(catalogue):
-    """Its venue page (proceedings or OpenReview) or, where no venue page is known, its arXiv
-    entry; the catalogue may only do better than UNLINKED."""
-    assert {p.slug for p in catalogue.papers if not (p.own_page or p.arxiv)} <= set(UNLINKED)
+    """Its venue page (proceedings or OpenReview) or, where no venue page is known, its arXiv entry."""
+    assert [p.slug for p in catalogue.papers if not (p.own_page or p.arxiv)] == []
 
 
 def test_every_venue_fact_says_where_it_was_found(catalogue):

@@ -371,7 +371,7 @@ def test_a_broken_link_or_anchor_fails_the_build_and_external_links_are_listed(s
     shutil.copytree(PROJECT_ROOT / "templates", templates)
     paper_template = templates / "paper.html"
     paper_template.write_text(paper_template.read_text().replace('href="#cite"', 'href="#citation"', 1)
-                              .replace("{{ url(paths.BIBTEX) }}", "{{ url('papers.bibtex') }}"))
+                              .replace("{{ url(paths.paper_file(paper.slug, paths.CITATION)) }}", "{{ url('papers.bibtex') }}"))
     before = tree(site.site, mtimes=True)
     with pytest.raises(ContentError) as error:
         build_site(site.config(templates_dir=templates), Report())

@@ -217,7 +217,7 @@ def test_a_tag_removed_from_the_taxonomy_is_said_to_be_removed(scratch):
 
 @pytest.mark.parametrize("url, expected", [
     ("https://chatpaper.com/fr/paper/112667", "`url` is not the paper's own page: https://chatpaper.com/fr/paper/112667"
-     " — give its OpenReview or proceedings page, or delete the line"),
+     " — give its page in the proceedings (an OpenReview forum goes in `openreview:`), or delete the line"),
     ("https://arxiv.org/abs/2406.07522v2", "`url` is an arXiv address — write `arxiv: '2406.07522'` instead"),
 ])
 def test_a_url_that_is_not_the_paper_itself_is_refused(scratch, url, expected):

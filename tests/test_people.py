@@ -54,6 +54,7 @@ def test_family_names_sort_without_accents_or_suffixes():
     names = ["Zoë Öztürk", "Amy Zhu", "Bo Ozaki", "Cy Adams"]
     assert sorted(names, key=name_order) == ["Cy Adams", "Bo Ozaki", "Zoë Öztürk", "Amy Zhu"]
     assert (family_initial("Zoë Öztürk"), family_initial("李 明")) == ("O", "#")
+    assert (family_initial("Anders Øberg"), family_initial("Łukasz Łopata")) == ("O", "L")  # letters of their own
 
 
 def test_the_real_authors_index_jumps_to_every_letter_and_merges_the_variants(real_site, real_catalogue):

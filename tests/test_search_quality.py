@@ -150,6 +150,10 @@ def test_a_search_that_finds_nothing_suggests_where_to_browse(site, page):  # no
     assert all(page.request.get(site.url + link.get_attribute("href").lstrip("/")).ok for link in links)
 
 
+def test_a_query_of_punctuation_alone_browses_the_catalogue(site, page):  # noqa: F811
+    assert len(search(page, site, "?")) > 0 and status(page).endswith("papers in the catalogue")
+
+
 def test_stop_words_are_not_counted_among_most_of_the_words(site, page):  # noqa: F811
     found = search(page, site, "needle in a haystack")  # was: "92 more with 2 or more of its 4 words"
     assert found[0] == "artificial-needles-real-haystacks-improving-retrieval" and len(found) < 10

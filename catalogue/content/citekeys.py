@@ -7,31 +7,26 @@ title's word, then the year: no `anonymous` that would set it beside every other
 never taken twice: where papers would share one, the first to join the catalogue (its
 `added` date, then its slug) keeps it bare, and each later one takes the next free suffix:
 `b`, `c`, … (the bare key reads as the `a`). A paper added later is later in this order, so
-it never moves a key already published; only editing a paper's first author, year or title,
-or removing the paper that held the bare key, changes a key.
+it never moves a key already published; editing a paper's first author, year or title changes
+its key, and may move the suffix of a later paper that shared its old key or shares its new
+one, as removing the paper that held a bare key does.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from collections.abc import Iterable
 from string import ascii_lowercase
 
 from ..text import plain_text
 from .model import Paper
-from .names import split_name
+from .names import ascii_folded, split_name
 
 # The words a key skips at a title's start, as Google Scholar does: `How Powerful are…` → powerful.
 _MINOR_WORDS = frozenset({"a", "an", "the", "on", "of", "in", "for", "to", "at", "by", "and", "or", "with",
                           "from", "into", "is", "are", "do", "does", "can", "how", "what", "why", "when", "which"})
 
-# Latin letters of their own, which no decomposition brings to ASCII, as their languages spell them.
-SPELLED = {"Æ": "AE", "æ": "ae", "Ð": "D", "ð": "d", "Đ": "D", "đ": "d", "Ħ": "H", "ħ": "h", "ı": "i",
-           "Ł": "L", "ł": "l", "Ŋ": "Ng", "ŋ": "ng", "Ø": "O", "ø": "o", "Œ": "OE", "œ": "oe", "ß": "ss",
-           "Þ": "Th", "þ": "th"}
-_SPELLING = str.maketrans(SPELLED)
 
 
 def cite_keys(papers: Iterable[Paper]) -> dict[str, str]:
@@ -39,13 +34,20 @@ def cite_keys(papers: Iterable[Paper]) -> dict[str, str]:
     be taken twice), each unique: the first to join keeps the bare key, later ones a suffix."""
     keys: dict[str, str] = {}
     taken: set[str] = set()
-    for paper in sorted(papers, key=lambda p: (p.added, p.slug)):
+    for paper in sorted(papers, key=_joined):
         base = own_key(paper)
         key = next(candidate for n in range(len(taken) + 1)
                    if (candidate := base + _suffix(n)) not in taken)
         taken.add(key)
         keys[paper.slug] = key
     return keys
+
+
+def _joined(paper: Paper) -> tuple:
+    """When a paper joined the published catalogue: drafts after every published paper (a preview
+    must give published papers their published keys); a paper without `added` (the importer
+    always writes it) before the dated ones."""
+    return (paper.draft, paper.added, paper.slug)
 
 
 def own_key(paper: Paper) -> str:
@@ -55,8 +57,8 @@ def own_key(paper: Paper) -> str:
 
 @functools.lru_cache(maxsize=65536)  # every build keys every paper: most are keyed as before
 def _own_key(first_author: str, year: int, title: str, slug: str) -> str:
-    family = "".join(re.findall("[a-z]+", _ascii(split_name(first_author).family)))
-    word = _first_significant(re.findall("[a-z0-9]+", _ascii(plain_text(title)))) or slug.split("-")[0]
+    family = "".join(re.findall("[a-z]+", ascii_folded(split_name(first_author).family)))
+    word = _first_significant(re.findall("[a-z0-9]+", ascii_folded(plain_text(title)))) or slug.split("-")[0]
     return f"{family}{year}{word}" if family else f"{word}{year}"
 
 
@@ -69,12 +71,6 @@ def _first_significant(words: list[str]) -> str:
     """The first word that is not a minor one (else the first); `Self-Attention` is two words,
     as Scholar reads it."""
     return next((word for word in words if word.lower() not in _MINOR_WORDS), words[0] if words else "")
-
-
-def _ascii(text: str) -> str:
-    """Lower-case ASCII with the accents dropped: `Yüce` → `yuce`, `Sørensen` → `sorensen`; what
-    has no ASCII form goes."""
-    return unicodedata.normalize("NFKD", text.translate(_SPELLING)).encode("ascii", "ignore").decode().lower()
 
 
 def _suffix(n: int) -> str:

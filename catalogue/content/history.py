@@ -28,7 +28,7 @@ from ..files import is_editors_file, write_atomic
 LIMIT = 100  # changes shown: the newest first, whole commits, until this many
 BATCH = LIMIT  # commits a `git log` reads at a time: most commits change a paper or more
 CACHE_FILE = "history.pickle"  # in the cache folder: commit → its entry, computed once
-FORMAT = 2  # of the cache file; raise it when `Entry` changes shape
+FORMAT = 3  # of the cache file; raise it when `Entry` or what it records changes
 LINK_KEYS = ("arxiv", "openreview", "url", "code", "project")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _TIMEOUT = 60  # seconds: a git that hangs must not hang the build
@@ -313,7 +313,8 @@ def _title(meta: dict) -> str:
 def changed_fields(before: dict, after: dict) -> tuple[str, ...]:
     """Which of what a reader sees differs between two versions of a paper's front matter."""
     def seen(meta: dict) -> dict[str, object]:
-        return {"title": _title(meta), "authors": meta.get("authors"), "venue": meta.get("venue"),
+        return {"title": _title(meta), "authors": meta.get("authors"),  # `venue`: where and how it was published
+                "venue": (meta.get("venue"), meta.get("presentation"), meta.get("pages")),
                 "tags": meta.get("tags"), "links": tuple(meta.get(key) for key in LINK_KEYS),
                 "abstract": meta.get("body"), "withdrawn": (meta.get("withdrawn"), meta.get("withdrawn_reason"))}
     old, new = seen(before), seen(after)

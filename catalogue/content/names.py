@@ -13,6 +13,11 @@ from typing import NamedTuple
 _PARTICLES = frozenset({"da", "das", "de", "del", "della", "den", "der", "di", "do", "dos", "du", "la", "le",
                         "ten", "ter", "van", "vom", "von", "zu"})
 _SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+# Latin letters of their own, which no decomposition brings to ASCII, as their languages spell them.
+SPELLED = {"Æ": "AE", "æ": "ae", "Ð": "D", "ð": "d", "Đ": "D", "đ": "d", "Ħ": "H", "ħ": "h", "ı": "i",
+           "Ł": "L", "ł": "l", "Ŋ": "Ng", "ŋ": "ng", "Ø": "O", "ø": "o", "Œ": "OE", "œ": "oe", "ß": "ss",
+           "Þ": "Th", "þ": "th"}
+_SPELLING = str.maketrans(SPELLED)
 
 
 @functools.lru_cache(maxsize=65536)  # a pure function of a name, looked up for every list and page
@@ -43,7 +48,13 @@ def family_initial(name: str) -> str:
 
 
 def _folded(text: str) -> str:
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold() or text.casefold()
+    return ascii_folded(text) or text.casefold()
+
+
+def ascii_folded(text: str) -> str:
+    """Lower-case ASCII with the accents dropped and letters of their own spelled out: `Yüce` →
+    `yuce`, `Øberg` → `oberg`; what has no ASCII form goes."""
+    return unicodedata.normalize("NFKD", text.translate(_SPELLING)).encode("ascii", "ignore").decode().casefold()
 
 
 class Name(NamedTuple):

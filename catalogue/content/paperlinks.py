@@ -16,7 +16,6 @@ OPENREVIEW = "https://openreview.net"
 # paper's address there (a volume's index or a search is no paper's page).
 _PROCEEDINGS = r"/paper_files/paper/\d{4}/(?:hash|file)/[\w-]+\.(?:html|pdf)"
 PAPER_HOSTS = {
-    "openreview.net": ("OpenReview", r"/(?:forum|pdf)"),
     "proceedings.iclr.cc": ("Proceedings", _PROCEEDINGS),
     "proceedings.neurips.cc": ("Proceedings", _PROCEEDINGS),
     "papers.nips.cc": ("Proceedings", _PROCEEDINGS),
@@ -56,20 +55,18 @@ def openreview_url(forum: str) -> str:
 
 
 def paper_page(url: str) -> str:
-    """`url` as the paper's own page at its venue (the proceedings, a DOI), or "" if it is
-    anything else: a mirror, a summary site, a search result. OpenReview's forum is a paper's
-    own page too, kept by its id (`openreview_id_in`)."""
+    """`url` as the paper's own page in the proceedings (or a DOI), or "" if it is anything
+    else: a mirror, a summary site, a search result. OpenReview's forum is a paper's own page
+    too, kept by its id (`openreview_id_in`)."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or parts.hostname not in PAPER_HOSTS \
             or not re.fullmatch(PAPER_HOSTS[parts.hostname][1], parts.path):
         return ""
-    if parts.hostname == "openreview.net":
-        return openreview_url(openreview_id_in(url))
     return url.replace("http://", "https://", 1)
 
 
 def page_label(url: str) -> str:
-    """What the button to a paper page says: OpenReview, PMLR, Proceedings…"""
+    """What the button to a paper page says: PMLR, Proceedings, ACL Anthology…"""
     return PAPER_HOSTS.get(urlsplit(url).hostname or "", ("Paper",))[0]
 
 
@@ -85,8 +82,7 @@ def pdf_url(arxiv: str, page: str, openreview: str = "") -> str:
     if parts.hostname in ("proceedings.iclr.cc", "proceedings.neurips.cc", "papers.nips.cc") \
             and "/hash/" in parts.path and parts.path.endswith("-Abstract-Conference.html"):
         return page.replace("/hash/", "/file/").replace("-Abstract-Conference.html", "-Paper-Conference.pdf")
-    forum = openreview or openreview_id_in(page)
-    return f"{OPENREVIEW}/pdf?id={forum}" if forum else ""
+    return f"{OPENREVIEW}/pdf?id={openreview}" if openreview else ""
 
 
 def placeholder(url: str) -> bool:

@@ -189,8 +189,8 @@ def _check_paper_page(source: PageSource, report: Report) -> None:
                      f"write `openreview: '{forum}'` instead (`url` is the proceedings page, once there is one)")
     elif not paper_page(url):
         report.error(source.path, line, f"`url` is not the paper's own page: {url}",
-                     "give its OpenReview or proceedings page, or delete the line (a site that "
-                     "summarises or mirrors a paper is not the paper)")
+                     "give its page in the proceedings (an OpenReview forum goes in `openreview:`), or "
+                     "delete the line (a site that summarises or mirrors a paper is not the paper)")
 
 
 def _check_tags(source: PageSource, vocabulary: Vocabulary, report: Report) -> None:

@@ -32,7 +32,7 @@ def known_facts(entry: Entry | None, facts: PaperFacts | None, meta: dict) -> di
     arxiv = given.arxiv or (facts.arxiv if facts else "")
     addresses = [given.url, given.pdf, facts.url if facts else ""]
     forum = next(filter(None, map(openreview_id_in, addresses)), "")
-    url = next((page for page in map(paper_page, addresses) if page and not openreview_id_in(page)), "")
+    url = next(filter(None, map(paper_page, addresses)), "")
     found: dict[str, object] = {}
     for key, value in (("authors", list(authors)), ("arxiv", arxiv), ("openreview", forum), ("doi", given.doi),
                        ("url", url)):

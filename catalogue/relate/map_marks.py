@@ -1,5 +1,6 @@
-"""What marks a theme on the topic maps besides its colour: a shape per theme, and a label at the
-centre of its papers, nudged apart from the others. Pure geometry, in SVG coordinates (y down)."""
+"""What marks a theme on the topic maps besides its colour: a shape per theme, and what its label
+is made of (its lines, its papers' centre; `map_labels` places it). Pure geometry, in SVG
+coordinates (y down)."""
 
 from __future__ import annotations
 

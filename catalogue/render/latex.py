@@ -18,7 +18,7 @@ import unicodedata
 
 from pylatexenc.latexencode import get_builtin_uni2latex_dict
 
-from ..content.citekeys import SPELLED
+from ..content.names import SPELLED
 
 UNWRITABLE = "?"
 # TeX's special characters; those written as commands are braced so that BibTeX takes each for
