@@ -19,12 +19,13 @@ from helpers import differences, tree
 
 from catalogue.config import PROJECT_ROOT
 
-# The commit whose output this checkout must give, byte for byte: issue 17's last change to the
-# output (the changelog page and feed, withdrawn papers, DOIs in citations, the footer, redirect pages). Before
-# it, 92d3e72 (issue 16's sharded search) and 469b828, the last commit before the refactor of issue 14. When a change alters the output on
+# The commit whose output this checkout must give, byte for byte: issue 25's last change to the
+# output (the papers' own addresses, citations that compile, previews on every page, lists with
+# abstracts, lighter paper pages). Before it, 83b2894 (issue 17), 92d3e72 (issue 16's sharded
+# search) and 469b828, the last commit before the refactor of issue 14. When a change alters the output on
 # purpose, move this forward to the commit that made it (and say so in that commit), so that the
 # next refactor is held to it.
-REFERENCE = "83b289466ea8f890eceee517827d17ba24411c2f"
+REFERENCE = "5f9062e2042ed8623ecfb0893e94dbe1291da799"
 BASE_URL = "https://example.org/catalogue/"
 SYNTHETIC_PAPERS = 300
 
