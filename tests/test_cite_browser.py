@@ -83,6 +83,7 @@ def test_bibtex_shows_first_the_other_formats_copy_from_their_files(site, page):
     jsonschema.validate(json.loads(copied), SCHEMA)
     page.locator("summary", has_text="ACM").click()
     page.locator("button[data-copy='reference']").click()
+    page.locator("button[data-copy='reference']", has_text="Copied").wait_for()  # the write is asynchronous
     assert page.evaluate("navigator.clipboard.readText()").startswith("Liliang Ren, Yang Liu, ")
     for extension in ("bib", "ris", "json"):
         link = page.locator(f"a[download='samba.{extension}']")
