@@ -1,6 +1,10 @@
+import re
+import sys
+
 import pytest
 
-from catalogue.render.markup import Markup, excerpt
+from catalogue.config import PROJECT_ROOT
+from catalogue.render.markup import Markup, cut_math, excerpt, markup_syntax
 from catalogue.text import plain_text
 
 
@@ -81,3 +85,31 @@ def test_infinity_is_a_symbol_not_an_operator():
 
 def test_punctuation_after_a_formula_stays_on_its_line():
     assert "</math>\u2060, where" in Markup().render(r"complexity $O(T)$, where $T$ is the length")
+
+
+PROSE = [
+    "One paragraph.", "A model's view of (x, y) = 3%.\nIts second line.\n\nA new paragraph; yes/no?",
+    "Costs $O(n^2)$ time, and $$\\sum_i x_i$$ is shown.", "x\n\n\n\ny\n", "\n\nlead and trail\n\n",
+    "don't, it's, the authors' work, 'quoted' and \"double\"", "a -- b --- c ... d . . . e", "1. a list\n2. of two",
+    "- bullet\n- list", "> quote", "Heading\n=======", "tail  \nbreak", "    code", "C# & <b>", "a_b *c* `d`",
+    "[link](https://example.org) and <https://example.org>", "tab\there", "5) item", "2024 results. 3.5 points",
+    "Café, naïve, Øberg's résumé", "'90s", "rock 'n' roll", "x'1 and 1'x",
+]
+
+
+def test_prose_without_markdown_syntax_renders_to_the_same_bytes_as_markdown(tmp_path, monkeypatch):
+    """The shortcut for prose is byte for byte Markdown's output, on tricky cases and on 300
+    synthetic abstracts (the real ones: test_real_catalogue.py), and it is taken for many of them."""
+    import catalogue.render.markup as markup
+    sys.path.insert(0, str(PROJECT_ROOT / "scripts"))
+    from synthetic import generate
+    generate(300, tmp_path / "content")
+    abstracts = [path.read_text(encoding="utf-8").split("---\n", 2)[2]
+                 for path in sorted((tmp_path / "content/papers").glob("*.md"))]
+    texts = PROSE + abstracts
+    taken = sum(not markup_syntax(cut_math(text)[0]) for text in abstracts)
+    renderer = Markup()
+    shortcut = [renderer.render(text) for text in texts]
+    monkeypatch.setattr(markup, "_MARKDOWN_SYNTAX", re.compile(""))  # every text through Markdown
+    assert [renderer.render(text) for text in texts] == shortcut
+    assert taken > 0.3 * len(abstracts)

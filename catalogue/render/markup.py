@@ -51,15 +51,12 @@ class Markup:
 
     def render(self, text: str) -> str:
         """Markdown body → HTML, with every formula as MathML (or as code if it cannot be)."""
-        formulas: list[str] = []
-
-        def cut(match: re.Match[str]) -> str:
-            formulas.append(match.group(0))
-            return _PLACEHOLDER.format(len(formulas) - 1)
-
-        text = MATH.sub(cut, text.replace("\\$", _ESCAPED_DOLLAR))
-        self._markdown.reset()
-        rendered = self._markdown.convert(text)
+        text, formulas = cut_math(text)
+        if markup_syntax(text):
+            self._markdown.reset()
+            rendered = self._markdown.convert(text)
+        else:
+            rendered = plain_paragraphs(text)
         rendered = _PLACEHOLDER_PATTERN.sub(lambda m: self.math(formulas[int(m.group(1))]), rendered)
         return sanitise(_JOINED_PUNCTUATION.sub("</math>\u2060", rendered.replace(_ESCAPED_DOLLAR, "$")))
 
@@ -83,6 +80,41 @@ class Markup:
             self.failed_math.append(tex)
             return f'<code class="tex">{html.escape(tex)}</code>'
         return typeset(mathml)
+
+
+def cut_math(text: str) -> tuple[str, list[str]]:
+    """The text with each formula (and each escaped dollar) replaced by a placeholder Markdown
+    leaves alone, and the formulas in order."""
+    formulas: list[str] = []
+
+    def cut(match: re.Match[str]) -> str:
+        formulas.append(match.group(0))
+        return _PLACEHOLDER.format(len(formulas) - 1)
+
+    return MATH.sub(cut, text.replace("\\$", _ESCAPED_DOLLAR)), formulas
+
+
+# What makes Python-Markdown (with smarty) write anything but paragraphs, or change a character:
+# its inline and block syntax, escapes, HTML, tabs, and every quote or dash smarty would curl,
+# except an apostrophe between letters (always a closing quote). Text without any of it is
+# paragraphs, which `plain_paragraphs` writes as Markdown would, byte for byte
+# (tests/test_markup.py and tests/test_real_catalogue.py hold the two to the same bytes).
+_MARKDOWN_SYNTAX = re.compile(
+    r"""[\\`*_{}\[\]<>#&"\t\r\x02\x03]|--|\.\.|(?<![^\W\d_])'|'(?![^\W\d_])"""
+    r"|^(?:[-+=> ]|\d+[.)])|[ ]$", re.MULTILINE)
+_APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])")
+
+
+def markup_syntax(text: str) -> bool:
+    """Whether Markdown would make more of the text than paragraphs."""
+    return bool(_MARKDOWN_SYNTAX.search(text))
+
+
+def plain_paragraphs(text: str) -> str:
+    """Text with no Markdown syntax, as Markdown renders it: a `<p>` per block between blank
+    lines, its line breaks kept, an apostrophe as smarty writes it."""
+    blocks = (block.strip("\n") for block in text.split("\n\n"))
+    return "\n".join(f"<p>{_APOSTROPHE.sub('&rsquo;', block)}</p>" for block in blocks if block)
 
 
 # A word joiner after a formula followed by punctuation: the comma of "$T$, where" never starts a line.
