@@ -21,7 +21,7 @@ from ..content.names import author_slug, family_initial, name_order
 from ..relate.maps import MainTheme
 from .page import Page
 
-FEED_LIMIT = 200
+FEED_LIMIT = 50
 HOME_NEWEST = 6
 ALPHABET = (*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "#")
 AUTHORS_PER_PAGE = 500

@@ -19,43 +19,53 @@ MEMO = 65536  # the remembered entries of each format: a catalogue's papers, and
 REFERENCE_STYLE = "ACM Reference Format"
 
 
-def ris(paper: Paper, key: str = "", keywords: tuple[str, ...] = ()) -> str:
-    """A conference paper (`TY  - CPAPER`) for EndNote, Zotero and Mendeley: one tag a line."""
+def ris(paper: Paper, key: str = "", keywords: tuple[str, ...] = (), abstract: bool = True,
+        plain: Callable[[str], str] = plain_text) -> str:
+    """A conference paper (`TY  - CPAPER`) for EndNote, Zotero and Mendeley: one tag a line.
+    Without `abstract` (in a list's file), the abstract is left to the paper's own file;
+    `plain` makes the plain text of the title and abstract (the renderer's remembers it)."""
     venue = paper.venue
     first, _, last = paper.pages.partition("--")
-    lines = [("TY", "CPAPER"), ("ID", key or own_key(paper)), ("TI", plain_text(paper.title))]
+    lines = [("TY", "CPAPER"), ("ID", key or own_key(paper)), ("TI", plain(paper.title))]
     lines += [("AU", _ris_name(split_name(author))) for author in paper.authors]
     lines += [("PY", str(venue.year)), ("T2", booktitle(venue)), ("T3", venue.series),
               ("VL", str(venue.volume or "")), ("SP", first), ("EP", last), ("PB", venue.publisher), ("DO", paper.doi)]
     lines += [("UR", link) for link in dict.fromkeys((paper_url(paper), paper.arxiv_url))]
-    lines += [("L1", paper.pdf_url), ("AB", plain_text(paper.body))]
+    lines += [("L1", paper.pdf_url), ("AB", plain(paper.body) if abstract else "")]
     lines += [("KW", keyword) for keyword in keywords]
     lines += [("N1", withdrawal(paper)), ("N1", f"arXiv: {paper.arxiv}" if paper.arxiv else "")]
     return "".join(f"{tag}  - {' '.join(value.split())}\n" for tag, value in lines if value) + "ER  - \n"
 
 
-def csl_item(paper: Paper, key: str = "", keywords: tuple[str, ...] = ()) -> dict:
-    """A CSL-JSON item (what Zotero, Pandoc and every citeproc read); its id is the cite key."""
+def csl_item(paper: Paper, key: str = "", keywords: tuple[str, ...] = (), abstract: bool = True,
+             plain: Callable[[str], str] = plain_text) -> dict:
+    """A CSL-JSON item (what Zotero, Pandoc and every citeproc read); its id is the cite key;
+    `abstract` and `plain` as `ris` takes them."""
     venue, key = paper.venue, key or own_key(paper)
     item = {"id": key, "citation-key": key, "type": "paper-conference",
-            "title": plain_text(paper.title), "author": [_csl_name(split_name(a)) for a in paper.authors],
+            "title": plain(paper.title), "author": [_csl_name(split_name(a)) for a in paper.authors],
             "issued": {"date-parts": [[venue.year]]}, "container-title": booktitle(venue),
             "event-title": conference(venue), "collection-title": venue.series,
             "volume": str(venue.volume or ""), "page": paper.pages.replace("--", "-"),
             "publisher": venue.publisher, "DOI": paper.doi, "URL": paper_url(paper),
-            "abstract": plain_text(paper.body), "keyword": ", ".join(keywords), "note": withdrawal(paper),
+            "abstract": plain(paper.body) if abstract else "", "keyword": ", ".join(keywords), "note": withdrawal(paper),
             "status": "withdrawn" if paper.withdrawn else ""}
     if paper.arxiv:
         item |= {"archive": "arXiv", "archive_location": paper.arxiv}
     return {name: value for name, value in item.items() if value}
 
 
+def csl_json(paper: Paper, key: str = "", keywords: tuple[str, ...] = (), abstract: bool = True,
+             plain: Callable[[str], str] = plain_text) -> str:
+    """The item as it stands in a CSL-JSON file: a field a line."""
+    fields = csl_item(paper, key, keywords, abstract, plain).items()
+    return "  {\n" + ",\n".join(f"    {_json(name)}: {_json(value)}" for name, value in fields) + "\n  }"
+
+
 def csl_json_file(papers: tuple[Paper, ...], keys: tuple[str, ...],
-                  item: Callable[[Paper, str], dict] = csl_item) -> str:
-    """CSL-JSON is an array of items, one paper's file too: here an item's field a line."""
-    items = ("  {\n" + ",\n".join(f"    {_json(name)}: {_json(value)}" for name, value in item(paper, key).items())
-             + "\n  }" for paper, key in zip(papers, keys))
-    return "[\n" + ",\n".join(items) + "\n]\n"
+                  item: Callable[[Paper, str], str] = csl_json) -> str:
+    """CSL-JSON is an array of items, one paper's file too (`item`: the renderer's remembered one)."""
+    return "[\n" + ",\n".join(map(item, papers, keys)) + "\n]\n"
 
 
 def reference(paper: Paper) -> markupsafe.Markup:
@@ -78,31 +88,39 @@ def reference(paper: Paper) -> markupsafe.Markup:
 class Citations:
     """Each paper's entry in every format, under the key the catalogue gave it, made once and
     shared by its page, its files and every list of citations it is in. A paper's keywords are
-    its tags' labels (`use` sets them)."""
+    its tags' labels (`use` sets them); `plain` is the renderer's remembered `plain_text`."""
 
-    def __init__(self) -> None:
+    def __init__(self, plain: Callable[[str], str] = plain_text) -> None:
+        self.plain = plain
         self.bibtex = functools.lru_cache(MEMO)(bibtex)
         self._ris = functools.lru_cache(MEMO)(ris)
-        self._csl = functools.lru_cache(MEMO)(csl_item)
+        self._csl = functools.lru_cache(MEMO)(csl_json)
         self.reference = functools.lru_cache(MEMO)(reference)
         self._labels: dict[str, str] = {}
 
     def use(self, taxonomy: Taxonomy) -> None:
         self._labels = {tag.id: tag.label for tag in taxonomy.tags.values()}
 
-    def ris(self, paper: Paper, key: str) -> str:
-        return self._ris(paper, key, self._keywords(paper))
+    def ris(self, paper: Paper, key: str, abstract: bool = True) -> str:
+        return self._ris(paper, key, self._keywords(paper), abstract, self.plain)
 
-    def csl(self, paper: Paper, key: str) -> dict:
-        return self._csl(paper, key, self._keywords(paper))
+    def csl(self, paper: Paper, key: str, abstract: bool = True) -> str:
+        return self._csl(paper, key, self._keywords(paper), abstract, self.plain)
 
     def template_globals(self) -> dict[str, Callable]:
-        """What templates call: `bibtex(paper, key)`, `ris_file(papers, keys)`, `reference(paper)`, …"""
+        """What templates call: `bibtex(paper, key)`, `ris_file(papers, keys)`, `reference(paper)`, …
+        A list's RIS and CSL-JSON leave the abstracts to each paper's own files, as BibTeX does."""
         return {"bibtex": self.bibtex, "bibtex_file": lambda papers, keys: entries_file(papers, keys, self.bibtex),
-                "ris": self.ris, "ris_file": lambda papers, keys: entries_file(papers, keys, self.ris),
+                "ris": self.ris, "ris_file": lambda papers, keys: entries_file(papers, keys, self._listed_ris),
                 "csl_json": lambda paper, key: csl_json_file((paper,), (key,), self.csl),
-                "csl_json_file": lambda papers, keys: csl_json_file(papers, keys, self.csl),
+                "csl_json_file": lambda papers, keys: csl_json_file(papers, keys, self._listed_csl),
                 "reference": self.reference, "reference_style": REFERENCE_STYLE, "conference": conference}
+
+    def _listed_ris(self, paper: Paper, key: str) -> str:
+        return self.ris(paper, key, abstract=False)
+
+    def _listed_csl(self, paper: Paper, key: str) -> str:
+        return self.csl(paper, key, abstract=False)
 
     def _keywords(self, paper: Paper) -> tuple[str, ...]:
         return tuple(self._labels.get(tag, tag) for tag in paper.tags)

@@ -36,17 +36,18 @@ class Navigation:
 
 
 class PaperItems:
-    """A paper as an item of a list: lists of 100 papers then cost a string join."""
+    """A paper as an item of a list (with its venue, with its abstract folded, or not): lists
+    of 100 papers then cost a string join."""
 
     def __init__(self, template: jinja2.Template, **context: Any):
         self.template, self.context = template, context
-        self._rendered: dict[tuple[Listing, bool], markupsafe.Markup] = {}
+        self._rendered: dict[tuple[Listing, bool, bool], markupsafe.Markup] = {}
 
-    def __call__(self, paper: Listing, show_venue: bool) -> markupsafe.Markup:
-        key = (paper, show_venue)
+    def __call__(self, paper: Listing, show_venue: bool, abstracts: bool) -> markupsafe.Markup:
+        key = (paper, show_venue, abstracts)
         if key not in self._rendered:
             self._rendered[key] = markupsafe.Markup(
-                self.template.render(paper=paper, show_venue=show_venue, **self.context))
+                self.template.render(paper=paper, show_venue=show_venue, abstracts=abstracts, **self.context))
         return self._rendered[key]
 
 

@@ -59,9 +59,9 @@ class PageRenderer:
         # Text made from the same input again and again (a title in every list): remembered for
         # as long as this renderer lives, and no more than TEXT_MEMO of each.
         self.plain = functools.lru_cache(TEXT_MEMO)(plain_text)
-        self.citations = Citations()
+        self.citations = Citations(self.plain)
         self.excerpt = functools.lru_cache(TEXT_MEMO)(functools.partial(excerpt, plain_of=self.plain))
-        self.abstract = functools.lru_cache(TEXT_MEMO)(self._abstract)  # a paper's page and every list show it
+        self._abstracts: dict[str, tuple[markupsafe.Markup, tuple[str, ...]]] = {}  # see `abstract`
         self.env = make_environment(config)
         self.env.globals.update(
             title_html=lambda item: self.markup.inline(item if isinstance(item, str) else item.title),
@@ -131,8 +131,26 @@ class PageRenderer:
         return {"abstract_html": abstract_html, "description": description,
                 "json_ld": self._json_ld(page), "search_words": search_words(self.plain(paper.title), paper.slug)}
 
+    def abstract(self, body: str) -> tuple[markupsafe.Markup, tuple[str, ...]]:
+        """An abstract as HTML, and the formulas in it that could not be converted: typeset once
+        for a paper's page and every list that shows it (the last TEXT_MEMO are remembered)."""
+        known = self._abstracts.get(body)
+        if known is None:
+            known = self._abstracts[body] = self._abstract(body)
+            if len(self._abstracts) > TEXT_MEMO:
+                del self._abstracts[next(iter(self._abstracts))]
+        return known
+
+    def typeset_abstracts(self, bodies: list[str]) -> dict[str, tuple[markupsafe.Markup, tuple[str, ...]]]:
+        """The abstracts, typeset (one process's part of a big build's, see `SiteWriter.write`)."""
+        return {body: self.abstract(body) for body in bodies}
+
+    def remember_abstracts(self, typeset: dict[str, tuple[markupsafe.Markup, tuple[str, ...]]]) -> None:
+        self._abstracts.update(typeset)
+        for _ in range(len(self._abstracts) - TEXT_MEMO):
+            del self._abstracts[next(iter(self._abstracts))]
+
     def _abstract(self, body: str) -> tuple[markupsafe.Markup, tuple[str, ...]]:
-        """An abstract as HTML, and the formulas in it that could not be converted."""
         failed, start = self.markup.failed_math, len(self.markup.failed_math)
         html = markupsafe.Markup(self.markup.render(body))
         formulas = tuple(failed[start:])
