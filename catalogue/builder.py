@@ -56,20 +56,21 @@ class Builder:
     """Every stage over one build state: each build redoes only what its change set reaches,
     into `out_dir` (None: in memory only, as `check` does).
 
+    With `staged`, `out_dir` is a staging folder that no reader sees before it is swapped in.
     With `later` (watch mode), a build of a catalogue larger than SIMILARITY_INLINE_LIMIT
     renders with the related papers last worked out, and so does the review page; `wanted`
     then says what to work out in the background, which comes back as a `Ready` result.
     """
 
     def __init__(self, config: SiteConfig, state: BuildState | None = None, out_dir: Path | None = None,
-                 stages: Stages | None = None, later: bool = False):
+                 stages: Stages | None = None, later: bool = False, staged: bool = False):
         self.config, self.out_dir = config, out_dir
         self.state = state if state is not None else BuildState(identity(config))
         self.stages = stages or Stages()
         self.later = later
         self.loader = ContentLoader(config.content_dir, config.ledger, self.state)
         self.renderer = PageRenderer(config, self.state)
-        self.writer = SiteWriter(self.renderer, self.state, out_dir)
+        self.writer = SiteWriter(self.renderer, self.state, out_dir, staged)
         self.catalogue: Catalogue | None = None  # the last one loaded
         self.history: History | None = None  # the papers' git history, read at a builder's first load
         self.wanted: dict[str, tuple] = {}  # background work: name → (key, function, arguments)

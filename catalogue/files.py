@@ -122,6 +122,26 @@ def write_if_changed(target: Path, data: bytes) -> bool:
     return True
 
 
+def write_staged(target: Path, data: bytes) -> Signature:
+    """Write into a staging folder, which no reader sees before it is swapped in: a new file in
+    place (no temporary, no rename: the most of a big build's writes); a file already there, a
+    hard link to the live site's, replaced as `write_if_changed` does, never written through.
+    Returns the file's signature."""
+    try:
+        handle = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except FileNotFoundError:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return write_staged(target, data)
+    except FileExistsError:
+        write_if_changed(target, data)
+        return signature(target)
+    with os.fdopen(handle, "wb") as file:
+        file.write(data)
+        file.flush()
+        stat = os.fstat(handle)
+    return (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+
+
 def write_new(target: Path, data: bytes | str) -> None:
     """Write atomically, and never over an existing file (raises FileExistsError): what tools
     add to content/ must not replace a curator's file, even one made a moment ago."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -63,3 +64,17 @@ def test_the_kept_spare_site_stays_out_of_a_repository_that_ignores_only_the_sit
                             capture_output=True, text=True, check=True).stdout
     assert "content/papers/p0.md" in status and ".build-" not in status
     assert not (small_site.site / ".gitignore").exists()
+
+
+def test_a_staged_write_makes_a_new_file_in_place_and_never_writes_through_a_link_to_the_live_site(tmp_path):
+    from catalogue.files import signature, write_staged
+    live, staging = tmp_path / "site", tmp_path / "staging"
+    (live / "papers/a").mkdir(parents=True)
+    (live / "papers/a/index.html").write_bytes(b"old")
+    (staging / "papers/a").mkdir(parents=True)
+    os.link(live / "papers/a/index.html", staging / "papers/a/index.html")  # as `seed` keeps it
+    assert write_staged(staging / "papers/a/index.html", b"new") == signature(staging / "papers/a/index.html")
+    assert (live / "papers/a/index.html").read_bytes() == b"old"  # the live site is untouched
+    assert (staging / "papers/a/index.html").read_bytes() == b"new"
+    assert write_staged(staging / "papers/b/cite.bib", b"@x") == signature(staging / "papers/b/cite.bib")
+    assert (staging / "papers/b/cite.bib").read_bytes() == b"@x" and not list(staging.rglob(".*.tmp"))

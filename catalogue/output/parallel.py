@@ -1,4 +1,5 @@
-"""A big build on two cores: a forked child does half of the work, and sends back its result."""
+"""A big build on every core: forked children each do a part of the work and send back their
+results; the parent does the first part itself."""
 
 from __future__ import annotations
 
@@ -15,54 +16,70 @@ FORK_MIN_PAGES = 2000  # below this a second process costs more than it saves
 Item = TypeVar("Item")
 
 
+def workers() -> int:
+    """The processes a big build uses: one per core this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def can_fork(pages: int) -> bool:
-    """Two processes pay off for a big build, on a machine with two cores or more, where fork
+    """More processes pay off for a big build, on a machine with two cores or more, where fork
     is safe: not in a process with threads (watch mode's first build runs before it has any)."""
-    return (hasattr(os, "fork") and (os.cpu_count() or 1) > 1 and threading.active_count() == 1
-            and pages >= FORK_MIN_PAGES)
+    return hasattr(os, "fork") and workers() > 1 and threading.active_count() == 1 and pages >= FORK_MIN_PAGES
 
 
-def halves(items: Sequence[Item], weight: Callable[[Item], int]) -> tuple[list[Item], list[Item]]:
-    """The items in two halves balanced by weight, heaviest placed first; each half in the
+def parts(items: Sequence[Item], weight: Callable[[Item], int], count: int) -> list[list[Item]]:
+    """The items in `count` parts balanced by weight, heaviest placed first; each part in the
     items' order."""
     order = {id(item): index for index, item in enumerate(items)}
-    split: tuple[list[Item], list[Item]] = ([], [])
-    totals = [0, 0]
+    split: list[list[Item]] = [[] for _ in range(count)]
+    totals = [0] * count
     for item in sorted(items, key=lambda item: -weight(item)):
         lighter = totals.index(min(totals))
         split[lighter].append(item)
         totals[lighter] += weight(item)
-    return (sorted(split[0], key=lambda item: order[id(item)]), sorted(split[1], key=lambda item: order[id(item)]))
+    return [sorted(part, key=lambda item: order[id(item)]) for part in split]
 
 
-def forked(items: Sequence[Item], weight: Callable[[Item], int], work: Callable[[list[Item]], Any]) -> tuple[Any, Any]:
-    """`work` on each half of `items`, the second in a forked child: both results, the child's
-    sent back pickled (or the error that stopped it raised here)."""
-    mine, theirs = halves(items, weight)
-    reader, pipe_writer = os.pipe()
-    child = os.fork()
-    if child == 0:
-        os.close(reader)
-        _child(work, theirs, pipe_writer)
-    os.close(pipe_writer)
+def shared(items: Sequence[Item], weight: Callable[[Item], int], work: Callable[[list[Item]], Any]) -> list[Any]:
+    """`work` on each of `workers()` parts of `items`, all but the first in forked children:
+    every part's result, in order, the children's sent back pickled (or the first error that
+    stopped one raised here)."""
+    mine, *theirs = parts(items, weight, workers())
+    children: list[tuple[int, int]] = []
+    for part in theirs:
+        reader, pipe_writer = os.pipe()
+        child = os.fork()
+        if child == 0:
+            for _, earlier in children:
+                os.close(earlier)
+            os.close(reader)
+            _child(work, part, pipe_writer)
+        os.close(pipe_writer)
+        children.append((child, reader))
     try:
         done = work(mine)
     except BaseException:
-        os.kill(child, signal.SIGTERM)
+        for child, _ in children:
+            os.kill(child, signal.SIGTERM)
         raise
     finally:
-        with os.fdopen(reader, "rb") as pipe:
-            data = pipe.read()
-        os.waitpid(child, 0)
-    status, detail = pickle.loads(data) if data else ("failed", RuntimeError("the second process died"))
-    if status == "failed":
-        raise detail
-    return done, detail
+        outcomes = [_outcome(child, reader) for child, reader in children]
+    for status, detail in outcomes:
+        if status == "failed":
+            raise detail
+    return [done, *(detail for _, detail in outcomes)]
+
+
+def _outcome(child: int, reader: int) -> tuple[str, Any]:
+    with os.fdopen(reader, "rb") as pipe:
+        data = pipe.read()
+    os.waitpid(child, 0)
+    return pickle.loads(data) if data else ("failed", RuntimeError("a render process died"))
 
 
 def _child(work: Callable[[list], Any], items: list, pipe_writer: int) -> None:
-    """In the child: do its half, report, and leave without cleaning up the parent's state."""
-    outcome: tuple = ("failed", RuntimeError("the second process stopped"))
+    """In a child: do its part, report, and leave without cleaning up the parent's state."""
+    outcome: tuple = ("failed", RuntimeError("a render process stopped"))
     try:
         outcome = ("done", work(items))
     except BaseException as error:  # noqa: BLE001 — everything must reach the parent

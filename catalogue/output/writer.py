@@ -10,13 +10,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..files import prune_empty_dirs, signature, write_if_changed
+from ..files import prune_empty_dirs, signature, write_if_changed, write_staged
 from ..pages.checks import GroupFacts
 from ..pages.page import Page, PageGroup
 from ..render.renderer import PageRenderer
 from ..state import BuildState, GroupRecord, OutputRecord, digest
 from .links import LinkReader
-from .parallel import can_fork, forked
+from .parallel import can_fork, shared
 
 
 @dataclass
@@ -31,12 +31,13 @@ class Made:
 
 class SiteWriter:
     """Makes the groups whose key moved, then renders and writes their pages whose key moved,
-    into `out_dir` (None: kept in memory, as `check` does). Rendering is one page at a time,
+    into `out_dir` (None: kept in memory, as `check` does; `staged`: a staging folder no reader
+    sees before the swap, see `files.write_staged`). Rendering is one page at a time,
     under a lock, so that a page asked for by a reader can be rendered at once
     (`write_now`) while the others are written in the background."""
 
-    def __init__(self, renderer: PageRenderer, state: BuildState, out_dir: Path | None):
-        self.renderer, self.state, self.out_dir = renderer, state, out_dir
+    def __init__(self, renderer: PageRenderer, state: BuildState, out_dir: Path | None, staged: bool = False):
+        self.renderer, self.state, self.out_dir, self.staged = renderer, state, out_dir, staged
         self.links = LinkReader()
         self.moved = False  # a file was added, or a page written with other ids: every link is checked again
         self._lock = threading.RLock()
@@ -79,17 +80,24 @@ class SiteWriter:
         after another, and record each group once all its pages are; returns the files written.
         Stops between pages when `stop()` says so (a newer edit in watch mode): what is left
         stays stale, and its group is made again by the next plan. Many pages to write are shared
-        with a second process where one can be forked (see `parallel`)."""
+        by a process per core where they can be forked (see `parallel`), which first typeset
+        the abstracts in them, each once, for all of them."""
         for each in made:  # until all its pages are written, a group's last record no longer holds
             self.state.groups.pop(each.group.id, None)
         if not can_fork(sum(len(each.stale) for each in made)):
             return self._write(made, stop, only)[0]
-        (written, _, _), (theirs, outputs, groups) = forked(made, lambda each: len(each.stale),
-                                                            lambda half: self._write(half, stop, only))
-        for file, record in outputs.items():
-            self._keep(file, record)
-        self.state.groups.update(groups)
-        return written + theirs
+        abstracts = list(dict.fromkeys(page.context["paper"].body for each in made for page, _ in each.stale
+                                       if page.template == "paper.html" and "paper" in page.context))
+        for typeset in shared(abstracts, len, self.renderer.typeset_abstracts):
+            self.renderer.remember_abstracts(typeset)
+        (written, _, _), *theirs = shared(made, lambda each: len(each.stale),
+                                          lambda part: self._write(part, stop, only))
+        for files, outputs, groups in theirs:
+            for file, record in outputs.items():
+                self._keep(file, record)
+            self.state.groups.update(groups)
+            written += files
+        return written
 
     def _write(self, made: list[Made], stop: Callable[[], bool] = lambda: False,
                only: Callable[[str], bool] = lambda file: True) -> tuple[list[str], dict, dict]:
@@ -147,7 +155,9 @@ class SiteWriter:
             made, page, key = found
             rendered = self.renderer.render(page)
             on_disk = ()
-            if self.out_dir is not None:
+            if self.out_dir is not None and self.staged:
+                on_disk = write_staged(self.out_dir / file, rendered.data)
+            elif self.out_dir is not None:
                 write_if_changed(self.out_dir / file, rendered.data)
                 on_disk = signature(self.out_dir / file)
             self._keep(file, self._record(made.group.id, page, key, rendered, on_disk))
