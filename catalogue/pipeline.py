@@ -10,8 +10,8 @@ import time
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .builder import REVIEW, Builder, RenderResult
 from .changeset import ChangeSet
 from .config import SiteConfig
 from .content.history import state as history_state
@@ -22,9 +22,12 @@ from .output.links import external_links
 from .output.search import INDEX_DIR, SEARCH, index_site, search_files, searched, to_reindex
 from .output.swap import MARKER, claim_output_dir, forget_damaged, intact, keep_spare, seed, staging_dir, swap_in
 from .progress import Stages
-from .relate.review import Costly, costly_parts
 from .report import ContentError, Report
-from .state import BuildState, Derived, Outcome, digest, identity, state_file
+from .state import BuildState, Derived, Glance, Outcome, digest, identity, state_file
+
+if TYPE_CHECKING:
+    from .builder import Builder, RenderResult
+    from .relate.review import Costly
 
 HISTORY = "history"  # what the git history was read from, as the build state keeps it
 EXTERNAL_LINKS = "external-links.txt"  # in the cache folder: every outside address the site links to
@@ -53,13 +56,16 @@ def build_site(config: SiteConfig, report: Report, stages: Stages | None = None,
     started = time.perf_counter()
     stages = stages or Stages()
     out_dir = claim_output_dir(config)
+    saved = state_file(config, "build") if cached else None
     with stages("restore"):
-        state = BuildState.restore(state_file(config, "build") if cached else None, identity(config))
-        changes = state.changes(config)
         history = digest(history_state(config.content_dir))
-        unchanged = _nothing_to_do(state, changes, history, out_dir)
+        glance = BuildState.glance_at(saved, identity(config))
+        unchanged = glance is not None and _nothing_to_do(glance, config, history, out_dir)
     if unchanged:
-        return _as_before(state, report, stages, started)
+        return _as_before(glance.outcome, report, stages, started)
+    with stages("restore"):
+        state = BuildState.restore(saved, identity(config))
+        changes = state.changes(config)
     staging = staging_dir(out_dir)
     try:
         builder, result = _build_into(config, staging, out_dir, state, changes, report, stages)
@@ -72,24 +78,18 @@ def build_site(config: SiteConfig, report: Report, stages: Stages | None = None,
     return _finish(builder, result, history, old_site, report, started)
 
 
-def _output_files(state: BuildState) -> dict[str, tuple]:
-    """Every file of the output the state knows, with its signature as written."""
-    return {**{file: record.signature for file, record in state.outputs.items()}, **state.files}
-
-
-def _nothing_to_do(state: BuildState, changes: ChangeSet, history: bytes, out_dir: Path) -> bool:
+def _nothing_to_do(glance: Glance, config: SiteConfig, history: bytes, out_dir: Path) -> bool:
     """Whether nothing a build reads changed since the state was left (the git history
     included), and the output is as it left it."""
-    known = state.derived.get(HISTORY)
-    return (not changes and state.outcome is not None and known is not None and known.key == history
-            and intact(out_dir, _output_files(state)))
+    return (glance.outcome is not None and glance.derived.get(HISTORY) == history and not glance.changes(config)
+            and intact(out_dir, glance.outputs))
 
 
-def _as_before(state: BuildState, report: Report, stages: Stages, started: float) -> BuildResult:
+def _as_before(outcome: Outcome, report: Report, stages: Stages, started: float) -> BuildResult:
     """The last build's result, and its warnings again."""
-    report.extend(state.outcome.warnings)
+    report.extend(outcome.warnings)
     stages.finish()
-    counts = state.outcome.counts
+    counts = outcome.counts
     return BuildResult(counts["pages"], counts["papers"], time.perf_counter() - started, counts["files"],
                        counts["redirects"], dict(stages.seconds))
 
@@ -98,9 +98,10 @@ def _build_into(config: SiteConfig, staging: Path, out_dir: Path, state: BuildSt
                 report: Report, stages: Stages) -> tuple[Builder, RenderResult]:
     """Every stage up to the swap, into `staging`, which starts as a copy (hard links) of the
     files of the last output that are as the state says."""
+    from .builder import Builder  # here, not above: a build with nothing to do never loads the renderer
     with stages("restore"):
-        forget_damaged(state, seed(out_dir, staging, _output_files(state)))
-    builder = Builder(config, state, staging, stages)
+        forget_damaged(state, seed(out_dir, staging, state.output_files()))
+    builder = Builder(config, state, staging, stages, staged=True)
     result = builder.build(changes, report)
     stages.show_for(len(builder.catalogue.papers))
     with stages("links"):
@@ -170,6 +171,8 @@ def check_site(config: SiteConfig, report: Report) -> tuple[Catalogue, Costly]:
     error either finds (a published page linking to a draft included). It starts from the
     state the last check left, so it renders only what changed since. Returns the catalogue,
     drafts and all, and the review list's costly parts, for the curation report."""
+    from .builder import REVIEW, Builder
+    from .relate.review import costly_parts
     config = replace(config, drafts=True)
     state = BuildState.restore(state_file(config, "check"), identity(config))
     builder = Builder(config, state)

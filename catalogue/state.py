@@ -22,6 +22,9 @@ in every process, so the state one run saves serves the next: `python build.py`,
 and `check` each keep theirs in the cache folder (their settings differ). Within one process,
 arguments equal to the last ones (mostly the same objects) skip the digest.
 
+The file holds a `Glance` before the state: all a build with nothing to do reads, so that it
+never unpickles the whole state (the records of thousands of papers and pages) to find that out.
+
 Everything is thrown away when the code, the Python, a library that shapes the output or the
 build's settings change: `identity` names all of them.
 """
@@ -48,7 +51,7 @@ from .report import Diagnostic
 if TYPE_CHECKING:
     from .pages.checks import GroupFacts
 
-FORMAT = 1  # of the state file; raise it when a record changes shape
+FORMAT = 2  # of the state file; raise it when a record changes shape
 PACKAGE = Path(__file__).resolve().parent
 LIBRARIES = ("jinja2", "markdown", "markupsafe", "latex2mathml", "nh3", "python-frontmatter", "pyyaml", "numpy",
              "scipy", "pillow", "pagefind", "pylatexenc")
@@ -155,6 +158,21 @@ class Outcome(NamedTuple):
     warnings: tuple[Diagnostic, ...]
 
 
+class Glance(NamedTuple):
+    """What a build needs to tell that nothing changed and report the last outcome again: the
+    signature of every input file and of every output file as written, and the keys of the
+    derived values."""
+
+    sources: dict[str, Signature]
+    outputs: dict[str, Signature]
+    derived: dict[str, bytes]
+    outcome: Outcome | None
+
+    def changes(self, config: SiteConfig) -> ChangeSet:
+        """What changed on disk since (see `BuildState.changes`)."""
+        return changes_since(self.sources, config)
+
+
 class Derived(NamedTuple):
     """A value worked out from others, and the key of what it was worked out from."""
 
@@ -227,33 +245,58 @@ class BuildState:
     def changes(self, config: SiteConfig) -> ChangeSet:
         """What changed on disk since this state was left: every input file that is new, gone or
         not as last read. Nothing known (a first build): everything."""
-        if not self.sources:
-            return ChangeSet.everything()
-        found = {str(path): signature(path) for path in inputs(config)}
-        moved = [Path(path) for path, now in found.items()
-                 if (known := self.sources.get(path)) is None or known.signature != now]
-        moved += [Path(path) for path in self.sources if path not in found]
-        return ChangeSet.of_paths(moved, config)
+        return changes_since({path: known.signature for path, known in self.sources.items()}, config)
+
+    def output_files(self) -> dict[str, Signature]:
+        """Every file of the output this state knows, with its signature as written."""
+        return {**{file: record.signature for file, record in self.outputs.items()}, **self.files}
+
+    def glance(self) -> Glance:
+        return Glance({path: known.signature for path, known in self.sources.items()}, self.output_files(),
+                      {name: known.key for name, known in self.derived.items()}, self.outcome)
 
     @classmethod
     def restore(cls, path: Path | None, identity: bytes) -> BuildState:
         """The state saved at `path` if it is for this identity; else an empty one."""
-        if path is not None:
-            try:
-                with path.open("rb") as stream:
-                    if pickle.load(stream) == identity:  # read first: a stale state is never unpickled
-                        state = pickle.load(stream)
-                        if isinstance(state, cls):
-                            return state
-            except Exception:  # noqa: BLE001 (none yet, an older format, or cut short: start afresh)
-                pass
-        return cls(identity)
+        state = _saved(path, identity, whole=True)
+        return state if isinstance(state, cls) else cls(identity)
+
+    @staticmethod
+    def glance_at(path: Path | None, identity: bytes) -> Glance | None:
+        """The glance at the state saved at `path` if it is for this identity, read alone."""
+        glance = _saved(path, identity, whole=False)
+        return glance if isinstance(glance, Glance) else None
 
     def save(self, path: Path | None) -> None:
         if path is not None:
-            data = pickle.dumps(self.identity, protocol=pickle.HIGHEST_PROTOCOL) + pickle.dumps(
-                self, protocol=pickle.HIGHEST_PROTOCOL)
+            data = b"".join(pickle.dumps(part, protocol=pickle.HIGHEST_PROTOCOL)
+                            for part in (self.identity, self.glance(), self))
             write_atomic(path, data)
+
+
+def _saved(path: Path | None, identity: bytes, whole: bool) -> Any:
+    """The state (`whole`) or the glance saved at `path` if it is for `identity`; else None."""
+    if path is None:
+        return None
+    try:
+        with path.open("rb") as stream:
+            if pickle.load(stream) != identity:  # read first: a stale state is never unpickled
+                return None
+            glance = pickle.load(stream)
+            return pickle.load(stream) if whole else glance
+    except Exception:  # noqa: BLE001 (none yet, an older format, or cut short: start afresh)
+        return None
+
+
+def changes_since(known: dict[str, Signature], config: SiteConfig) -> ChangeSet:
+    """What changed on disk since the input files had these signatures: every file that is
+    new, gone or not as it was. Nothing known (a first build): everything."""
+    if not known:
+        return ChangeSet.everything()
+    found = {str(path): signature(path) for path in inputs(config)}
+    moved = [Path(path) for path, now in found.items() if known.get(path) != now]
+    moved += [Path(path) for path in known if path not in found]
+    return ChangeSet.of_paths(moved, config)
 
 
 def state_file(config: SiteConfig, mode: str) -> Path | None:

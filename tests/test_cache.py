@@ -235,6 +235,17 @@ def test_with_nothing_changed_a_build_only_looks_and_says_the_last_warnings_agai
     assert again.warnings == first.warnings
 
 
+def test_with_nothing_changed_a_build_reads_only_the_glance_and_with_a_change_the_whole_state(built, monkeypatch):
+    wholes = []
+    monkeypatch.setattr(state, "_saved", lambda path, identity, whole, saved=state._saved:
+                        wholes.append(whole) or saved(path, identity, whole))
+    assert build_site(built.config(search=False), Report()).rendered == 0 and wholes == [False]
+    built.write("content/papers/samba.md", (built.content / "papers/samba.md").read_text().replace("Samba", "Samba!"))
+    result = build_site(built.config(search=False), Report())
+    assert wholes == [False, False, True] and 0 < result.rendered < result.files  # from the state, not afresh
+    assert_same_as_clean(built, search=False)
+
+
 def test_a_file_saved_unchanged_is_read_again_and_renders_nothing(built):
     samba = built.content / "papers/samba.md"
     samba.write_bytes(samba.read_bytes())  # a new time, the same bytes

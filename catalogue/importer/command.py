@@ -6,7 +6,6 @@ import argparse
 from pathlib import Path
 
 from ..report import Report
-from .lists import import_lists
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -43,6 +42,7 @@ def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
 
 def run(args: argparse.Namespace, report: Report) -> int:
     """Import the files; 1 if anything could not be read (what could be read is imported)."""
+    from .lists import import_lists  # here: the command line starts without the importer's models
     import_lists(args.lists, args.content, args.metadata, report, update=args.update, venue=args.venue,
                  dry_run=args.dry_run)
     return 1 if report.errors else 0
