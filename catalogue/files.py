@@ -137,9 +137,7 @@ def write_staged(target: Path, data: bytes) -> Signature:
         return signature(target)
     with os.fdopen(handle, "wb") as file:
         file.write(data)
-        file.flush()
-        stat = os.fstat(handle)
-    return (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+    return signature(target)
 
 
 def write_new(target: Path, data: bytes | str) -> None:

@@ -285,3 +285,16 @@ def test_clean_builds_are_byte_identical_whatever_the_clock_hash_seed_or_file_or
         trees.append(tree(tmp_path / name))
     assert trees[0] == trees[1]
     assert len(trees[0]) > 40 and any(path.endswith(".pf_filter") for path in trees[0])
+
+
+def test_a_failure_in_the_parents_part_is_the_error_raised_while_children_hold_big_results(monkeypatch):
+    from catalogue.output import parallel
+    monkeypatch.setattr(parallel, "workers", lambda: 3)
+
+    def work(part: list[int]) -> bytes:
+        if 0 in part:  # the parent's part: it fails while each child waits to send 1 MB
+            raise ContentError([])
+        return b"x" * 2**20
+    with pytest.raises(ContentError):
+        parallel.shared([0, 1, 2], lambda item: 3 - item, work)
+    assert parallel.shared([5, 6, 7], lambda item: 1, lambda part: sum(part)) == [5, 6, 7]

@@ -94,6 +94,7 @@ PROSE = [
     "- bullet\n- list", "> quote", "Heading\n=======", "tail  \nbreak", "    code", "C# & <b>", "a_b *c* `d`",
     "[link](https://example.org) and <https://example.org>", "tab\there", "5) item", "2024 results. 3.5 points",
     "Café, naïve, Øberg's résumé", "'90s", "rock 'n' roll", "x'1 and 1'x",
+    "\u00a0leading no-break space", "a\n\n\u3000ideographic space", "page\x0c\n\nbreak", "\x1cfile separator",
 ]
 
 

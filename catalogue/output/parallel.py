@@ -3,6 +3,7 @@ results; the parent does the first part itself."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 import pickle
 import signal
@@ -41,28 +42,20 @@ def parts(items: Sequence[Item], weight: Callable[[Item], int], count: int) -> l
 
 
 def shared(items: Sequence[Item], weight: Callable[[Item], int], work: Callable[[list[Item]], Any]) -> list[Any]:
-    """`work` on each of `workers()` parts of `items`, all but the first in forked children:
-    every part's result, in order, the children's sent back pickled (or the first error that
-    stopped one raised here)."""
-    mine, *theirs = parts(items, weight, workers())
+    """`work` on each of `workers()` parts of `items` (no more parts than items), all but the
+    first in forked children: every part's result, in order, the children's sent back pickled
+    (or the first error that stopped one raised here, once every child has ended)."""
+    mine, *theirs = parts(items, weight, max(1, min(workers(), len(items))))
     children: list[tuple[int, int]] = []
-    for part in theirs:
-        reader, pipe_writer = os.pipe()
-        child = os.fork()
-        if child == 0:
-            for _, earlier in children:
-                os.close(earlier)
-            os.close(reader)
-            _child(work, part, pipe_writer)
-        os.close(pipe_writer)
-        children.append((child, reader))
     try:
+        for part in theirs:
+            children.append(_fork(work, part, [reader for _, reader in children]))
         done = work(mine)
     except BaseException:
         for child, _ in children:
             os.kill(child, signal.SIGTERM)
         raise
-    finally:
+    finally:  # every child read and reaped, whatever happened here
         outcomes = [_outcome(child, reader) for child, reader in children]
     for status, detail in outcomes:
         if status == "failed":
@@ -70,11 +63,42 @@ def shared(items: Sequence[Item], weight: Callable[[Item], int], work: Callable[
     return [done, *(detail for _, detail in outcomes)]
 
 
+def _fork(work: Callable[[list], Any], part: list, earlier: list[int]) -> tuple[int, int]:
+    """A child doing `part`, and the end of the pipe its result comes through."""
+    reader, pipe_writer = os.pipe()
+    try:
+        child = os.fork()
+    except OSError:
+        os.close(reader)
+        os.close(pipe_writer)
+        raise
+    if child == 0:
+        for descriptor in (*earlier, reader):
+            os.close(descriptor)
+        _end_with_parent()
+        _child(work, part, pipe_writer)
+    os.close(pipe_writer)
+    return child, reader
+
+
+def _end_with_parent() -> None:
+    """A killed build leaves no render process behind (Linux; elsewhere a no-op)."""
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def _outcome(child: int, reader: int) -> tuple[str, Any]:
+    """What a child sent back; never raises (a child cut short, as when the parent's own part
+    failed first, reads as failed)."""
     with os.fdopen(reader, "rb") as pipe:
         data = pipe.read()
     os.waitpid(child, 0)
-    return pickle.loads(data) if data else ("failed", RuntimeError("a render process died"))
+    try:
+        return pickle.loads(data)
+    except Exception:  # noqa: BLE001 -- nothing sent, or cut short
+        return "failed", RuntimeError("a render process died")
 
 
 def _child(work: Callable[[list], Any], items: list, pipe_writer: int) -> None:

@@ -95,12 +95,13 @@ def cut_math(text: str) -> tuple[str, list[str]]:
 
 
 # What makes Python-Markdown (with smarty) write anything but paragraphs, or change a character:
-# its inline and block syntax, escapes, HTML, tabs, and every quote or dash smarty would curl,
+# its inline and block syntax, escapes, HTML, any whitespace but spaces and line breaks (a block's
+# leading no-break space or form feed is stripped), and every quote or dash smarty would curl,
 # except an apostrophe between letters (always a closing quote). Text without any of it is
 # paragraphs, which `plain_paragraphs` writes as Markdown would, byte for byte
 # (tests/test_markup.py and tests/test_real_catalogue.py hold the two to the same bytes).
 _MARKDOWN_SYNTAX = re.compile(
-    r"""[\\`*_{}\[\]<>#&"\t\r\x02\x03]|--|\.\.|(?<![^\W\d_])'|'(?![^\W\d_])"""
+    r"""[\\`*_{}\[\]<>#&"\x02\x03]|[^\S\n ]|--|\.\.|(?<![^\W\d_])'|'(?![^\W\d_])"""
     r"|^(?:[-+=> ]|\d+[.)])|[ ]$", re.MULTILINE)
 _APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])")
 
