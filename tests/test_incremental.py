@@ -194,7 +194,7 @@ KINDS = {
     "site: authors": ("content/authors.yaml", None, "authors:\n  - [Ada King Lovelace, Ada Lovelace]\n"),
     "site: redirects": ("content/redirects.txt", None, "/papers/rocket-kv/ /papers/rocketkv/\n"),
     "templates": ("templates/theme.html", "</h1>", "</h1>\n<p>Edited.</p>"),
-    "static": ("static/style.css", "}", "}\n/* edited */", ),
+    "static": ("static/style.css", "}", "}\n.edited { color: inherit; }", ),  # a rule: comments are not served
 }
 
 
