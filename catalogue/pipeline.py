@@ -56,15 +56,15 @@ def build_site(config: SiteConfig, report: Report, stages: Stages | None = None,
     started = time.perf_counter()
     stages = stages or Stages()
     out_dir = claim_output_dir(config)
-    saved = state_file(config, "build") if cached else None
+    saved, this_build = state_file(config, "build") if cached else None, identity(config)
     with stages("restore"):
         history = digest(history_state(config.content_dir))
-        glance = BuildState.glance_at(saved, identity(config))
+        glance = BuildState.glance_at(saved, this_build)
         unchanged = glance is not None and _nothing_to_do(glance, config, history, out_dir)
     if unchanged:
         return _as_before(glance.outcome, report, stages, started)
     with stages("restore"):
-        state = BuildState.restore(saved, identity(config))
+        state = BuildState.restore(saved, this_build)
         changes = state.changes(config)
     staging = staging_dir(out_dir)
     try:

@@ -86,8 +86,7 @@ class SiteWriter:
             self.state.groups.pop(each.group.id, None)
         if not can_fork(sum(len(each.stale) for each in made)):
             return self._write(made, stop, only)[0]
-        abstracts = list(dict.fromkeys(page.context["paper"].body for each in made for page, _ in each.stale
-                                       if page.template == "paper.html" and "paper" in page.context))
+        abstracts = self.renderer.abstracts_in([page for each in made for page, _ in each.stale])
         for typeset in shared(abstracts, len, self.renderer.typeset_abstracts):
             self.renderer.remember_abstracts(typeset)
         (written, _, _), *theirs = shared(made, lambda each: len(each.stale),

@@ -136,10 +136,14 @@ class PageRenderer:
         for a paper's page and every list that shows it (the last TEXT_MEMO are remembered)."""
         known = self._abstracts.get(body)
         if known is None:
-            known = self._abstracts[body] = self._abstract(body)
-            if len(self._abstracts) > TEXT_MEMO:
-                del self._abstracts[next(iter(self._abstracts))]
+            known = self._abstract(body)
+            self.remember_abstracts({body: known})
         return known
+
+    def abstracts_in(self, pages: list[Page]) -> list[str]:
+        """The abstracts the paper pages among `pages` show, each once, in order."""
+        return list(dict.fromkeys(page.context["paper"].body for page in pages
+                                  if page.template == "paper.html" and "paper" in page.context))
 
     def typeset_abstracts(self, bodies: list[str]) -> dict[str, tuple[markupsafe.Markup, tuple[str, ...]]]:
         """The abstracts, typeset (one process's part of a big build's, see `SiteWriter.write`)."""
