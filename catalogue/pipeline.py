@@ -19,6 +19,7 @@ from .content.model import Catalogue
 from .files import signature, write_if_changed
 from .ledger import record
 from .output.links import external_links
+from .output.parallel import give_back_memory
 from .output.search import INDEX_DIR, SEARCH, index_site, search_files, searched, to_reindex
 from .output.swap import MARKER, claim_output_dir, forget_damaged, intact, keep_spare, seed, staging_dir, swap_in
 from .progress import Stages
@@ -108,6 +109,8 @@ def _build_into(config: SiteConfig, staging: Path, out_dir: Path, state: BuildSt
         _check_links(builder, None if result.added else result.written, out_dir)
     report.extend(builder.warnings)
     (staging / MARKER).write_text("Built by build.py; replaced whole by the next build.\n")
+    builder.renderer.forget()  # this build renders nothing more: Pagefind, a big process, runs next
+    give_back_memory()
     if config.search:
         with stages("search"):
             _index(builder, staging, out_dir, report)

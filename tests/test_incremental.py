@@ -41,6 +41,17 @@ def live(small_site, tmp_path):
     return small_site, tmp_path, rebuild_and_compare
 
 
+def test_a_renderer_that_forgot_what_it_remembered_renders_the_next_edit_as_a_clean_build(live):
+    project, root, rebuild = live
+    renderer = rebuild.builder.renderer
+    assert renderer.plain.cache_info().currsize and renderer.citations.bibtex.cache_info().currsize
+    renderer.forget()  # as a one-shot build does before Pagefind runs
+    assert not renderer.plain.cache_info().currsize and not renderer.citations.bibtex.cache_info().currsize
+    papers = project.content / "papers"
+    (papers / "icv.md").write_text(paper("icv", "Zebra Vectors", "ICML 2024", "[in-context-learning, kv-cache]"))
+    rebuild(papers / "icv.md")
+
+
 def test_a_series_of_edits_renames_and_deletions_equals_a_clean_build(live):
     project, root, rebuild = live
     papers = project.content / "papers"

@@ -86,41 +86,47 @@ def reference(paper: Paper) -> markupsafe.Markup:
 
 
 class Citations:
-    """Each paper's entry in every format, under the key the catalogue gave it, made once and
-    shared by its page, its files and every list of citations it is in. A paper's keywords are
-    its tags' labels (`use` sets them); `plain` is the renderer's remembered `plain_text`."""
+    """Each paper's entry in every format, under the key the catalogue gave it. What many pages
+    share (BibTeX and the reference, on its page and in every list; RIS and CSL-JSON without the
+    abstract, in lists) is made once and remembered; RIS and CSL-JSON with the abstract make a
+    paper's own files, once a build, and are not kept. A paper's keywords are its tags' labels
+    (`use` sets them); `plain` is the renderer's remembered `plain_text`."""
 
     def __init__(self, plain: Callable[[str], str] = plain_text) -> None:
         self.plain = plain
         self.bibtex = functools.lru_cache(MEMO)(bibtex)
-        self._ris = functools.lru_cache(MEMO)(ris)
-        self._csl = functools.lru_cache(MEMO)(csl_json)
+        self._remembered_ris = functools.lru_cache(MEMO)(ris)
+        self._remembered_csl = functools.lru_cache(MEMO)(csl_json)
         self.reference = functools.lru_cache(MEMO)(reference)
         self._labels: dict[str, str] = {}
 
     def use(self, taxonomy: Taxonomy) -> None:
         self._labels = {tag.id: tag.label for tag in taxonomy.tags.values()}
 
-    def ris(self, paper: Paper, key: str, abstract: bool = True) -> str:
-        return self._ris(paper, key, self._keywords(paper), abstract, self.plain)
-
-    def csl(self, paper: Paper, key: str, abstract: bool = True) -> str:
-        return self._csl(paper, key, self._keywords(paper), abstract, self.plain)
+    def forget(self) -> None:
+        for memo in (self.bibtex, self._remembered_ris, self._remembered_csl, self.reference):
+            memo.cache_clear()
 
     def template_globals(self) -> dict[str, Callable]:
         """What templates call: `bibtex(paper, key)`, `ris_file(papers, keys)`, `reference(paper)`, …
         A list's RIS and CSL-JSON leave the abstracts to each paper's own files, as BibTeX does."""
         return {"bibtex": self.bibtex, "bibtex_file": lambda papers, keys: entries_file(papers, keys, self.bibtex),
-                "ris": self.ris, "ris_file": lambda papers, keys: entries_file(papers, keys, self._listed_ris),
-                "csl_json": lambda paper, key: csl_json_file((paper,), (key,), self.csl),
+                "ris": self._own_ris, "ris_file": lambda papers, keys: entries_file(papers, keys, self._listed_ris),
+                "csl_json": lambda paper, key: csl_json_file((paper,), (key,), self._own_csl),
                 "csl_json_file": lambda papers, keys: csl_json_file(papers, keys, self._listed_csl),
                 "reference": self.reference, "reference_style": REFERENCE_STYLE, "conference": conference}
 
+    def _own_ris(self, paper: Paper, key: str) -> str:
+        return ris(paper, key, self._keywords(paper), True, self.plain)
+
+    def _own_csl(self, paper: Paper, key: str) -> str:
+        return csl_json(paper, key, self._keywords(paper), True, self.plain)
+
     def _listed_ris(self, paper: Paper, key: str) -> str:
-        return self.ris(paper, key, abstract=False)
+        return self._remembered_ris(paper, key, self._keywords(paper), False, self.plain)
 
     def _listed_csl(self, paper: Paper, key: str) -> str:
-        return self.csl(paper, key, abstract=False)
+        return self._remembered_csl(paper, key, self._keywords(paper), False, self.plain)
 
     def _keywords(self, paper: Paper) -> tuple[str, ...]:
         return tuple(self._labels.get(tag, tag) for tag in paper.tags)

@@ -90,6 +90,15 @@ class PageRenderer:
             self.shared = shared
         self._rendered_with = {}
 
+    def forget(self) -> None:
+        """Drop every text remembered for the pages to come (a build done rendering frees them);
+        the next `prepare` sets the shared context anew."""
+        for memo in (self.plain, self.excerpt):
+            memo.cache_clear()
+        self.citations.forget()
+        self._abstracts.clear()
+        self._shared_context, self.shared, self._rendered_with = {}, b"", {}
+
     def rendered_with(self, templates: frozenset[str]) -> bytes:
         """The key of what pages made with `templates` are rendered with, beside their own data."""
         known = self._rendered_with.get(templates)
