@@ -383,11 +383,32 @@ def test_split_matches_phrases_written_with_capitals_and_refuses_the_old_tag_amo
     ("title_source:curatd", "no title source `curatd`: did you mean `curated`?"),
     ("foo:bar", "`foo:` is no field a query knows"),
     ("", "the query names nothing to match"),
+    ("tag:kv-cache NOT", "`NOT` needs a term after it"),
+    ("NOT OR slug:icv", "`NOT` needs a term after it, not `OR`"),
+    ("(tag:kv-cache OR slug:samba)", "`(tag:kv-cache`: parentheses are not supported"),
+    ("tag:kv-cache -venue:ICRL-2025", "no venue `ICRL-2025`"),
 ])
 def test_retag_refuses_what_the_catalogue_has_not_instead_of_matching_nothing(site, capsys, query, message):
     before = content(site)
     assert curate(site, "retag", "--where", query, "--add", "kv-cache") == 1
     assert message in capsys.readouterr().err
+    assert content(site) == before
+
+
+@pytest.mark.parametrize("query, chosen", [
+    ("tag:kv-cache NOT slug:rocketkv", ["icv"]),
+    ("tag:kv-cache and not slug:icv", ["rocketkv"]),
+    ("tag:sparse-attention -venue:icml-2024", ["samba"]),
+    ('-venue:"ICML 2024" OR slug:icv', ["icv", "samba"]),
+    ("NOT -slug:icv", ["icv"]),
+])
+def test_retag_excludes_what_not_or_a_minus_names_and_lists_whom_it_would_change(site, capsys, query, chosen):
+    before = content(site)
+    assert curate(site, "retag", "--where", query, "--add", "state-space-models", "--dry-run") == 0
+    out = capsys.readouterr().out
+    assert f"{len(chosen)} paper{'s' if len(chosen) > 1 else ''} match" in out
+    listed = sorted(slug for slug in ("icv", "rocketkv", "samba") if f"{slug}.md" in out)
+    assert listed == [slug for slug in chosen if slug != "samba"]  # samba has the tag already: nothing to change
     assert content(site) == before
 
 

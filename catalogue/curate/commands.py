@@ -55,7 +55,9 @@ def _retag_parser(commands) -> None:
         "retag", help="add or remove tags on the papers a query picks",
         description='QUERY: terms such as tag:kv-cache, venue:"ICML 2024" (or venue:icml-2024), '
                     "text:mamba or bare words (whole words in title and abstract, case-blind), "
-                    "title_source:derived, slug:samba; all must match, `OR` between groups. " + ONE_STEP))
+                    "title_source:derived, slug:samba; all must match; NOT or - before a term excludes "
+                    "(--where='-venue:icml-2024' for a query that starts with one), `OR` between groups. "
+                    + ONE_STEP))
     again.add_argument("--where", required=True, metavar="QUERY", help="which papers")
     again.add_argument("--add", action="append", default=[], metavar="TAG", help="a tag to add (repeatable)")
     again.add_argument("--remove", action="append", default=[], metavar="TAG", help="a tag to remove (repeatable)")

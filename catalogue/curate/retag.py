@@ -1,5 +1,10 @@
 """`retag --where QUERY --add TAG [--remove TAG]`: tags added to (or taken from) the papers a
-query picks, by tag, venue, words or title source."""
+query picks, by tag, venue, words or title source.
+
+A query is terms (`tag:kv-cache`, `venue:"ICML 2024"`, bare words for the title and abstract),
+all of which must match; `NOT term` or `-term` must not match; `OR` joins such groups. `AND`
+may be written between terms (it changes nothing). Anything else a query language might mean
+(parentheses) is refused, never read as words."""
 
 from __future__ import annotations
 
@@ -25,8 +30,12 @@ class Term:
 
     field: str
     value: str
+    negated: bool = False
 
     def matches(self, paper: Paper) -> bool:
+        return self._holds(paper) != self.negated
+
+    def _holds(self, paper: Paper) -> bool:
         if self.field == "tag":
             return self.value in paper.tags
         if self.field == "venue":
@@ -48,22 +57,39 @@ def parse_query(query: str) -> list[list[Term]]:
     if not words:
         raise ValueError("the query names nothing to match")
     groups: list[list[Term]] = [[]]
+    negated = False
     for word in words:
-        if word.upper() == "OR":
+        operator = word.upper()
+        if operator in ("OR", "AND") and negated:
+            raise ValueError(f"`NOT` needs a term after it, not `{word}`")
+        if operator == "OR":
             groups.append([])
-            continue
-        field, colon, value = word.partition(":")
-        if colon and re.fullmatch(r"[A-Za-z_]+", field) and field.lower() not in FIELDS:
-            raise ValueError(f"`{field}:` is no field a query knows (fields: {', '.join(FIELDS)}; bare words "
-                             "match the title and abstract)")
-        if not colon or field.lower() not in FIELDS:
-            field, value = "text", word
-        if not value:
-            raise ValueError(f"`{word}` names no value")
-        groups[-1].append(Term(field.lower(), value))
+        elif operator == "NOT":
+            negated = True
+        elif operator != "AND":
+            groups[-1].append(_term(word, negated))
+            negated = False
+    if negated:
+        raise ValueError("`NOT` needs a term after it")
     if not all(groups):
         raise ValueError("`OR` needs terms on both sides")
     return groups
+
+
+def _term(word: str, negated: bool) -> Term:
+    if word.startswith("-"):
+        word, negated = word[1:], not negated
+    if re.search(r"^\(|\)$", word):
+        raise ValueError(f"`{word}`: parentheses are not supported (write each case as a group, joined by OR)")
+    field, colon, value = word.partition(":")
+    if colon and re.fullmatch(r"[A-Za-z_]+", field) and field.lower() not in FIELDS:
+        raise ValueError(f"`{field}:` is no field a query knows (fields: {', '.join(FIELDS)}; bare words "
+                         "match the title and abstract)")
+    if not colon or field.lower() not in FIELDS:
+        field, value = "text", word
+    if not value:
+        raise ValueError(f"`{word or '-'}` names no value")
+    return Term(field.lower(), value, negated)
 
 
 def unknown_values(groups: list[list[Term]], catalogue: Catalogue) -> list[str]:
@@ -91,7 +117,7 @@ def retag(content_dir: Path, query: str, add: list[str], remove: list[str], repo
         groups = parse_query(query)
     except ValueError as error:
         report.error("retag --where", 0, str(error), 'write terms such as tag:kv-cache venue:"ICML 2024" '
-                     "text:mamba or bare words, and OR between groups")
+                     "text:mamba or bare words, NOT (or -) before a term to exclude, and OR between groups")
         return None
     for problem in unknown_values(groups, catalogue):
         report.error("retag --where", 0, problem, "name what the catalogue has: see content/taxonomy.yaml, "
