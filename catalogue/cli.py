@@ -119,8 +119,6 @@ def _build_options(parser: argparse.ArgumentParser, inherit: bool = False) -> No
 def main(argv: list[str] | None = None) -> int:
     parser = make_parser()
     args = parser.parse_args(argv)
-    if args.command == "import":
-        import_command.check_options(parser, args)
     report = terminal_report()
     # A build, watch mode or check holds millions of objects that live as long as it does; the
     # collector's default pace walks them again and again (a third of the render at 10,000

@@ -18,7 +18,8 @@ from test_real_catalogue import copy_project, run
 
 from catalogue.config import PROJECT_ROOT
 from catalogue.content.loader import load_catalogue
-from catalogue.importer.formats import detect_format
+from catalogue.importer.cleaning import clean_abstract
+from catalogue.importer.formats import detect_format, read_entries
 from catalogue.importer.lists import import_lists
 from catalogue.importer.record import arxiv_of, doi_of, latex_accents, plain_latex
 from catalogue.render.cite import bibtex
@@ -330,3 +331,65 @@ def test_a_paper_whose_arxiv_id_has_a_version_is_still_recognised(scratch):
                                                  body="Shifting latent states instead of demonstrations."))
     _, result = run_import(scratch, BIB)
     assert [Path(path).name for entry, path in result.skipped] == ["icv.md"] and len(result.added) == 3
+
+
+def raw_list_of(scratch, name: str, venue: str) -> Path:
+    """The fixture's abstracts as a raw list (a venue header, an abstract a paragraph): what a
+    curator imports first, before the file with the real titles turns up."""
+    entries = read_entries(FIXTURES / name, Report())
+    text = f"{venue} papers\n\n" + "\n\n".join(clean_abstract(entry.text) for entry in entries) + "\n"
+    return scratch.write(f"lists/raw-{Path(name).stem}.txt", text)
+
+
+@pytest.mark.parametrize("name, venue", [
+    (BIB, "ICML 2024"), (CSV, "ICLR 2025"), (V2, "ICLR 2025"), (ATOM, "ICML 2024"), (TITLED, "ICML 2025"),
+])
+def test_update_gives_papers_imported_from_a_raw_list_the_real_titles_of_any_format(scratch, name, venue):
+    report = Report()
+    import_lists([raw_list_of(scratch, name, venue)], scratch.content, None, report)
+    first = {path.name: path.read_text() for path in sorted((scratch.content / "papers").glob("*.md"))}
+    assert first and all("title_source: derived" in text for text in first.values())
+    curated_name = sorted(first)[0]
+    curated = scratch.content / "papers" / curated_name
+    curated.write_text(first[curated_name].replace("title_source: derived", "title_source: curated"))
+    given = venue if name in (CSV, ATOM) else None
+    source = fixture(scratch, name)
+    dry = Report()
+    result = import_lists([source], scratch.content, None, dry, update=True, venue=given, dry_run=True)
+    assert len(result.updated) == len(first) - 1 and not result.added
+    diffs = [line for line in dry.lines if line.startswith("would update")]
+    assert len(diffs) == len(first) - 1 and all("\n+title_source: metadata" in d for d in diffs)
+    assert any("\n-title: " in d and "\n+title: " in d for d in diffs)  # some derived titles were right
+    assert {path.name for path in (scratch.content / "papers").glob("*.md")} == set(first)  # nothing written
+
+    result = import_lists([source], scratch.content, None, Report(), update=True, venue=given)
+    assert curated.read_text() == first[curated_name].replace("title_source: derived", "title_source: curated")
+    authors = {entry.title: entry.authors for entry in read_entries(FIXTURES / name, Report())}
+    catalogue = load_catalogue(scratch.content, Report())
+    for path in result.updated:
+        paper = catalogue.by_slug[path.stem]
+        assert paper.title in authors and paper.title_source == "metadata" and paper.slug == path.stem
+        assert paper.authors == authors[paper.title]
+        old = first[f"{paper.aliases[0]}.md" if paper.aliases else path.name]  # never published: the slug follows
+        kept = ("title", "slug", "aliases", "authors", "arxiv", "doi", "openreview", "url", "code")
+        assert [line for line in path.read_text().splitlines() if not line.startswith(kept)] == \
+            [line for line in old.splitlines() if not line.startswith(kept)]  # every other line as it was
+    again = Report()
+    assert not import_lists([source], scratch.content, None, again, update=True, venue=given).updated
+
+
+def test_import_update_from_the_command_line_shows_a_diff_then_writes_it(scratch):
+    import subprocess
+    import sys
+    command = [sys.executable, str(PROJECT_ROOT / "build.py"), "import", "--content", str(scratch.content)]
+    raw = raw_list_of(scratch, BIB, "ICML 2024")
+    assert subprocess.run([*command, str(raw)], capture_output=True, text=True).returncode == 0
+    bib = fixture(scratch, BIB)
+    before = tree(scratch.content)
+    dry = subprocess.run([*command, "--update", "--dry-run", str(bib)], capture_output=True, text=True)
+    assert dry.returncode == 0, dry.stderr
+    assert "\n+title: 'KIVI: A Tuning-Free Asymmetric 2bit Quantization for KV Cache'" in dry.stderr
+    assert "import: 0 would be added, 4 would be updated, 0 skipped" in dry.stderr and tree(scratch.content) == before
+    done = subprocess.run([*command, "--update", str(bib)], capture_output=True, text=True)
+    assert done.returncode == 0 and "import: 0 added, 4 updated, 0 skipped" in done.stderr, done.stderr
+    assert meta(scratch, "kivi")["title"] == "KIVI: A Tuning-Free Asymmetric 2bit Quantization for KV Cache"

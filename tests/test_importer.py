@@ -265,13 +265,3 @@ def test_rows_for_lists_imported_before_are_not_reported_as_unmatched(scratch, l
     metadata.write_text(METADATA + "older.txt\t1\tAn older abstract begins here\tOld\t\t\t\thigh\n")
     report, _ = run_import(scratch, lists)
     assert not [w for w in report.warnings if "begins no abstract" in w.message]
-
-
-def test_update_without_metadata_is_refused(scratch, lists):
-    import subprocess
-    import sys
-
-    from catalogue.config import PROJECT_ROOT
-    done = subprocess.run([sys.executable, str(PROJECT_ROOT / "build.py"), "import", str(lists[0]), "--update",
-                           "--content", str(scratch.content)], capture_output=True, text=True)
-    assert done.returncode == 2 and "import --update needs --metadata FILE" in done.stderr

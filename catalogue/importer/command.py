@@ -28,16 +28,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     imports.add_argument("--metadata", type=Path, metavar="FILE",
                          help="TSV of known titles, authors and arXiv ids, matched by opening text")
     imports.add_argument("--update", action="store_true",
-                         help="also give papers already imported, whose title is still derived, the "
-                              "metadata's title, authors and links (curated papers are left alone)")
+                         help="also give papers already imported (matched by abstract, arXiv id or DOI) "
+                              "whose title is still derived the title, authors, ids and links these "
+                              "files (or --metadata) know; curated papers and fields are left alone, "
+                              "and --dry-run shows each change as a diff")
     imports.add_argument("--content", type=Path, default=argparse.SUPPRESS, metavar="DIR",
                          help="content folder (default: content/)")
-
-
-def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Refuse options that make no sense together, as argparse refuses the others."""
-    if args.update and not args.metadata:
-        parser.error("import --update needs --metadata FILE: the titles, authors and links it applies")
 
 
 def run(args: argparse.Namespace, report: Report) -> int:

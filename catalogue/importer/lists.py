@@ -3,13 +3,15 @@ OpenReview JSON, arXiv Atom) → one Markdown file a paper in `content/papers/`.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import urls
 from ..config import LEDGER_FILE, PAPERS_DIR, SOURCES_DIR, VENUES_FILE
 from ..content.loader import Identities, read_identities
-from ..content.model import Venue
+from ..content.model import URL_PATTERN, Venue
+from ..content.paperlinks import placeholder
 from ..content.source import PageSource, fingerprint, read_source, with_fields
 from ..content.taxonomy import load_taxonomy
 from ..content.venues import load_venues, unknown_venue_hint
@@ -54,7 +56,8 @@ class _Run:
 def import_lists(lists: list[Path], content_dir: Path, metadata: Path | None, report: Report,
                  update: bool = False, venue: str | None = None, dry_run: bool = False) -> ImportResult:
     """Add every paper not yet in `content/`; never touch a file that exists, except, with
-    `update`, to give a paper whose title is still derived what the metadata knows of it.
+    `update`, to give a paper whose title is still derived what the file (or the metadata)
+    knows of it.
     A dry run reads and matches everything and writes nothing."""
     run = _start(content_dir, metadata, report, update, dry_run)
     run.venue = _given_venue(venue, run) if venue is not None else None
@@ -175,7 +178,7 @@ def _import_file(placed: list[tuple[Entry, Venue]], run: _Run) -> None:
         run.matched.update([fact.line] if fact else [])
         existing = _existing(keys, run.known)
         if existing:
-            if not (run.update and fact and _update_paper(existing, fact, body, run)):
+            if not (run.update and _update_paper(existing, entry, fact, body, run)):
                 run.result.skipped.append((entry, existing))
             continue
         if not kept and not (kept := _keep_source(entry.path, run)):
@@ -234,29 +237,41 @@ def _refuse_papers_outside(content_dir: Path, report: Report) -> None:
                      "make content/papers/ a real folder inside content/")
 
 
-def _update_paper(path: Path, facts: PaperFacts, body: str, run: _Run) -> bool:
-    """Give a paper whose title is still derived its real title, authors and links; False
-    (nothing done) if a person has curated it. A slug not yet published follows the new
-    title, keeping the old one as an alias; a published slug stays."""
+def _update_paper(path: Path, entry: Entry, facts: PaperFacts | None, body: str, run: _Run) -> bool:
+    """Give a paper whose title is still derived the title, authors, ids and links the import
+    file (or else the metadata) knows, filling only fields it lacks; False (nothing done) if
+    neither knows a title, or a person has curated it. A slug not yet published follows the
+    new title, keeping the old one as an alias; a published slug stays."""
+    title = entry.title or (facts.title if facts else "")
     source = read_source(path)
     meta = source.meta
-    if meta.get("title_source") != "derived":
+    if not title or meta.get("title_source") != "derived":
         return False
-    changes: dict[str, object] = {"title": facts.title, "title_source": "metadata", **known_facts(None, facts, meta)}
+    changes: dict[str, object] = {"title": title, "title_source": "metadata", **known_facts(entry, facts, meta)}
+    if entry.code and not meta.get("code") and URL_PATTERN.match(entry.code) and not placeholder(entry.code):
+        changes["code"] = entry.code
     slug = meta["slug"]
-    new_slug = unique_slug(slugify(slug_source(facts.title, body)), run.known.slugs - {slug})
+    new_slug = unique_slug(slugify(slug_source(title, body)), run.known.slugs - {slug})
     if new_slug != slug and slug not in run.published:
         changes.update(slug=new_slug, aliases=[*(meta.get("aliases") or []), slug])
         run.known.slugs.add(new_slug)
     target = path.with_name(f"{changes.get('slug', slug)}.md")
-    if not run.dry_run:
+    if run.dry_run:
+        run.report.info(f"would update {target} ← {entry.where}\n{_diff(source, target, changes)}")
+    else:
         _rewrite(source, target, changes)
+        run.report.info(f"updated {target} ← {entry.where}: {title}" + (f" (was {path.name})" if target != path else ""))
     known = run.known.fingerprints
     known.update({key: target for key, value in known.items() if value == path})
-    verb = "would update" if run.dry_run else "updated"
-    run.report.info(f"{verb} {target} ← {facts.title}" + (f" (was {path.name})" if target != path else ""))
     run.result.updated.append(target)
     return True
+
+
+def _diff(source: PageSource, target: Path, changes: dict[str, object]) -> str:
+    """The change `--update` would make, as a unified diff of the file's front matter."""
+    before = source.path.read_text(encoding="utf-8-sig").splitlines()
+    after = with_fields(source, changes).removeprefix("\ufeff").splitlines()
+    return "\n".join(difflib.unified_diff(before, after, str(source.path), str(target), n=0, lineterm=""))
 
 
 def _rewrite(source: PageSource, target: Path, changes: dict[str, object]) -> None:
