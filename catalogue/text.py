@@ -7,6 +7,7 @@ Below the importer and the renderer, so both read text the same way; the standar
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 
 # `$…$` or `$$…$$`; an escaped `\$` or a `$` before a space opens no formula (`$5 and $10`).
@@ -61,3 +62,41 @@ def _readable_tex(tex: str) -> str:
         tex = tex.replace(command, symbol)
     tex = re.sub(r"\\[a-zA-Z]+\s*", "", tex)
     return re.sub(r"[{}]|\^|_", "", tex).strip()
+
+
+# Characters no reader sees but every program does: they split words for search, break
+# citations, or reorder what is shown (a bidirectional override can make text read backwards).
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+_JOINERS = frozenset("\u200c\u200d")  # parts of emoji sequences and of some scripts' words
+
+
+def unseen_characters(text: str) -> list[tuple[int, str, str]]:
+    """Each character of `text` that is invisible, a control character (but tabs and line
+    ends) or a bidirectional control: its index, the character and what it is. A joiner
+    between two non-ASCII characters (an emoji sequence, a Persian word) is left alone."""
+    found = []
+    for index, char in enumerate(text):
+        category = unicodedata.category(char)
+        if char in _BIDI:
+            found.append((index, char, "a bidirectional control, which reorders what readers see"))
+        elif category == "Cc" and char not in "\t\n\r":
+            found.append((index, char, "a control character"))
+        elif category == "Cf" and not (char in _JOINERS and _between_non_ascii(text, index)):
+            found.append((index, char, "an invisible character"))
+    return found
+
+
+def _between_non_ascii(text: str, index: int) -> bool:
+    return 0 < index < len(text) - 1 and not text[index - 1].isascii() and not text[index + 1].isascii()
+
+
+def character_name(char: str) -> str:
+    """`U+200B ZERO WIDTH SPACE`; a control character has a number only (`U+0007`)."""
+    name = unicodedata.name(char, "")
+    return f"U+{ord(char):04X} {name}" if name else f"U+{ord(char):04X}"
+
+
+def emoji_in(text: str) -> str:
+    """The first emoji in `text` (pictographs and dingbats), or ""."""
+    return next((char for char in text if unicodedata.category(char) == "So"
+                 and (ord(char) >= 0x1F000 or 0x2600 <= ord(char) <= 0x27BF)), "")

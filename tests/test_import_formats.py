@@ -393,3 +393,15 @@ def test_import_update_from_the_command_line_shows_a_diff_then_writes_it(scratch
     done = subprocess.run([*command, "--update", str(bib)], capture_output=True, text=True)
     assert done.returncode == 0 and "import: 0 added, 4 updated, 0 skipped" in done.stderr, done.stderr
     assert meta(scratch, "kivi")["title"] == "KIVI: A Tuning-Free Asymmetric 2bit Quantization for KV Cache"
+
+
+def test_entries_of_a_new_edition_get_one_message_a_file_with_the_venue_to_add(scratch):
+    notes = fixture(scratch, V2)
+    notes.write_text(notes.read_text().replace("ICLR 2025", "ICLR 2024"))
+    report = Report()
+    result = import_lists([notes], scratch.content, None, report)
+    assert not result.added and [str(e) for e in report.errors] == [
+        f"{notes}:4: 3 entries (lines 4, 43, 83) name `ICLR 2024 Oral` or `ICLR 2024 Poster`, which content/venues.yaml "
+        "does not list — ICLR 2024 is a new edition of ICLR (content/venues.yaml lists ICLR 2025): add it under "
+        "`venues:`, with its proceedings, first day and booktitle if known —\n  - name: ICLR\n    year: 2024\n"
+        "    title: International Conference on Learning Representations"]

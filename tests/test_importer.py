@@ -210,12 +210,23 @@ def test_an_import_keeps_its_list_in_content_sources(scratch, lists):
         "(its papers' `source:` will name it), then import it again"]
 
 
-def test_a_list_for_a_venue_not_in_the_venues_file_is_refused_at_its_header(scratch):
+def test_a_list_for_a_new_edition_of_a_listed_conference_is_refused_with_its_entry_to_add(scratch):
     scratch.write("lists/neurips.txt", f"\nNeurIPS 2026 accepted papers\n\n{SAMBA}\n")
     report = Report()
     result = import_lists([scratch.root / "lists/neurips.txt"], scratch.content, None, report)
     assert result.added == [] and [str(e) for e in report.errors] == [
-        f"{scratch.root / 'lists/neurips.txt'}:2: the header names venue `NeurIPS 2026`, which "
+        f"{scratch.root / 'lists/neurips.txt'}:2: the header names venue `NeurIPS 2026`, which content/venues.yaml "
+        "does not list — NeurIPS 2026 is a new edition of NeurIPS (content/venues.yaml lists NeurIPS 2023): add it "
+        "under `venues:`, with its proceedings, first day and booktitle if known —\n"
+        "  - name: NeurIPS\n    year: 2026\n    title: Advances in Neural Information Processing Systems"]
+
+
+def test_a_list_for_a_venue_not_in_the_venues_file_is_refused_at_its_header(scratch):
+    scratch.write("lists/colm.txt", f"\nCOLM 2024 accepted papers\n\n{SAMBA}\n")
+    report = Report()
+    result = import_lists([scratch.root / "lists/colm.txt"], scratch.content, None, report)
+    assert result.added == [] and [str(e) for e in report.errors] == [
+        f"{scratch.root / 'lists/colm.txt'}:2: the header names venue `COLM 2024`, which "
         "content/venues.yaml does not list — add it to content/venues.yaml (name, year, title), or use one listed there "
         "(or pass `--venue VENUE` for the whole file)"]
 
@@ -265,3 +276,17 @@ def test_rows_for_lists_imported_before_are_not_reported_as_unmatched(scratch, l
     metadata.write_text(METADATA + "older.txt\t1\tAn older abstract begins here\tOld\t\t\t\thigh\n")
     report, _ = run_import(scratch, lists)
     assert not [w for w in report.warnings if "begins no abstract" in w.message]
+
+
+def test_an_entry_with_an_invisible_character_is_an_error_at_its_line_and_the_rest_imported(scratch):
+    hidden = ICV.replace("shrink", "shr\u200bink")
+    pasted = " ".join([SAMBA] * 300)
+    scratch.write("lists/icml.txt", f"ICML 2024 Papers\n\n{hidden}\n\n{LONGTAIL}\n\n{pasted}\n")
+    report = Report()
+    result = import_lists([scratch.root / "lists/icml.txt"], scratch.content, None, report)
+    assert [str(e) for e in report.errors] == [
+        f"{scratch.root / 'lists/icml.txt'}:3: the entry's abstract holds U+200B ZERO WIDTH SPACE, an invisible "
+        "character — delete it from the file, then import it again (the other entries are imported)"]
+    assert len(result.added) == 2 and not any("in-context" in path.name for path in result.added)
+    assert [w.message for w in report.warnings if "characters long" in w.message] == [
+        "the abstract is 92,699 characters long, longer than any real abstract (5,000)"]

@@ -32,6 +32,10 @@ def test_valid_papers_load_sorted_by_venue_then_title(small_site):
      "papers/a.md:5: venue 'ICML' has no year"),
     (paper("a", "A", extra="project: ftp://example.org/x\n"), "papers/a.md:7: `project` is not an http(s) URL"),
     (paper("a", "A", extra="authors: Ada Lovelace\n"), "papers/a.md:7: `authors` must be a list"),
+    (paper("a", "A", venue="ICLR 2024"), "papers/a.md:5: unknown venue `ICLR 2024` — ICLR 2024 is a new edition of "
+     "ICLR (content/venues.yaml lists ICLR 2025): add it under `venues:`, with its proceedings, first day and "
+     "booktitle if known —\n  - name: ICLR\n    year: 2024\n    title: International Conference on Learning "
+     "Representations"),
 ])
 def test_each_problem_names_file_line_and_fix(scratch, text, expected):
     assert errors_for(scratch, {"a.md": text})[0].startswith(expected)
@@ -53,6 +57,15 @@ def test_duplicate_slugs_are_reported_with_both_files(scratch):
     errors = errors_for(scratch, {"a.md": paper("same", "A"), "b.md": paper("same", "B")})
     assert errors == ["papers/b.md:4: slug `same` is the slug of papers/a.md"
                       " — give one of the two papers another slug"]
+
+
+def test_a_copied_paper_is_blamed_not_the_file_named_after_the_slug(scratch):
+    errors = errors_for(scratch, {"samba.md": paper("samba", "Samba"), "samba (copy).md": paper("samba", "Samba"),
+                                  "a-samba-copy.md": paper("samba", "Samba")})
+    assert errors == ["papers/a-samba-copy.md:4: slug `samba` is the slug of papers/samba.md — give one of the two "
+                      "papers another slug",
+                      "papers/samba (copy).md:4: slug `samba` is the slug of papers/samba.md — give one of the two "
+                      "papers another slug"]
 
 
 def test_taxonomy_errors_name_their_line(scratch):
@@ -281,3 +294,32 @@ def test_with_fields_keeps_comments_blank_lines_and_line_ends(scratch):
     new = with_fields(read_source(path), {"title": "New: A", "tags": ["kv-cache"], "arxiv": "2406.07522"})
     assert new == "\ufeff" + text.replace("title: Old", "title: 'New: A'").replace(
         "tags: [kv-cache,\n  sparse-attention]", "arxiv: '2406.07522'\ntags: [kv-cache]").replace("\n", "\r\n")
+
+
+@pytest.mark.parametrize("text, expected", [
+    (paper("a", "Ring\u200bAttention"),
+     "papers/a.md:2: `title` holds U+200B ZERO WIDTH SPACE, an invisible character — delete it: it comes "
+     "after “Ring”"),
+    (paper("a", "A", extra="authors: [Ada\u202eLovelace]\n"),
+     "papers/a.md:7: `authors` holds U+202E RIGHT-TO-LEFT OVERRIDE, a bidirectional control, which reorders "
+     "what readers see — delete it: it comes after “Ada”"),
+    (paper("a", "A", body="First line.\n\nWe compress\x07 the cache."),
+     "papers/a.md:11: the abstract holds U+0007, a control character — delete it: it comes after “We compress”"),
+    (paper("a", "A", body="\u2066Isolated text."),
+     "papers/a.md:9: the abstract holds U+2066 LEFT-TO-RIGHT ISOLATE, a bidirectional control, which reorders "
+     "what readers see — delete it: it comes at the start of the line"),
+])
+def test_invisible_control_and_bidirectional_characters_are_errors_at_their_line(scratch, text, expected):
+    assert errors_for(scratch, {"a.md": text}) == [expected]
+
+
+def test_an_emoji_title_and_an_abstract_longer_than_any_real_one_are_warnings(scratch):
+    scratch.write("content/papers/a.md", paper("a", "Rocket 🚀 Attention", body="Words. " * 1000))
+    scratch.write("content/papers/b.md", paper("b", "B", body="A family 👨\u200d👩\u200d👧 and a Persian word می\u200cخواهم."))
+    report = Report()
+    load_catalogue(scratch.content, report)
+    assert [str(w).replace(f"{scratch.content}/", "") for w in report.warnings] == [
+        "papers/a.md:2: warning: the title holds an emoji (🚀) — titles are cited and searched as the paper has them: take it "
+        "out unless the paper's own title has it",
+        "papers/a.md:9: warning: the abstract is 7,000 characters long, longer than any real abstract (5,000) — keep the "
+        "paper's abstract only: a paste of more makes a heavy page and skews related papers"]

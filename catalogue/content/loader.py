@@ -263,11 +263,13 @@ class _Owners:
         (self.clashing.add if clash else self.clashing.discard)(key)
 
     def _claims(self, key: str) -> list[_Claim]:
-        return sorted(self.owners[key], key=lambda claim: (claim.role != "slug", str(claim.path)))
+        return sorted(self.owners[key], key=lambda claim: (claim.role != "slug", Path(claim.path).stem != key,
+                                                           str(claim.path)))
 
     def slug_clashes(self, paper_of: Callable[[str], Paper | None]) -> list[Diagnostic]:
         """A paper's slug wins over another's alias (the alias is the error); between two slugs,
-        or two aliases, each file after the first in path order is."""
+        the file named after the slug keeps it (a copy of `samba.md` is the error, whatever its
+        name), and otherwise each file after the first in path order is the error."""
         found = []
         for key in self.clashing:
             (first, first_role), *others = self._claims(key)

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..config import TAXONOMY_FILE
 from ..report import Report
+from ..text import character_name, emoji_in, unseen_characters
 from . import yamltext
 from .model import (
     DOI_PATTERN,
@@ -29,6 +30,7 @@ from .venues import unknown_venue_hint
 TITLE_SOURCES = ("derived", "metadata", "curated")
 PRESENTATIONS = ("oral", "spotlight", "poster")  # how a venue presented a paper, most selective first
 PAGES = r"^\d+--\d+$"
+LONGEST_ABSTRACT = 5_000  # characters; the catalogue's longest real abstract has 2,132
 URL_KEYS = ("code", "project", "url")
 
 
@@ -51,6 +53,7 @@ def validate(source: PageSource, vocabulary: Vocabulary | None, report: Report) 
     _check_slugs(source, report)
     _check_lists_of_strings(source, report)
     _check_values(source, report)
+    _check_characters(source, report)
     if vocabulary and isinstance(meta.get("tags"), list):
         _check_tags(source, vocabulary, report)
     if len(report.errors) > errors_before or venue is None:
@@ -175,6 +178,36 @@ def _check_values(source: PageSource, report: Report) -> None:
     if isinstance(meta.get("doi"), str) and not DOI_PATTERN.match(meta["doi"]):
         report.error(source.path, _line(source, "doi"), f"`doi` is not a DOI: {meta['doi']!r}",
                      "write the DOI alone, like `doi: 10.1145/3600006.3613165` (no https://doi.org/)")
+
+
+def _check_characters(source: PageSource, report: Report) -> None:
+    """Text as readers see it: no invisible, control or bidirectional characters anywhere (an
+    error at their line), no emoji in a title and no abstract longer than any real one (warnings)."""
+    for key, value in source.meta.items():
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str):
+                for index, char, what in unseen_characters(text):
+                    report.error(source.path, _line(source, key), f"`{key}` holds {character_name(char)}, {what}",
+                                 f"delete it: it comes {_place(text, index)}")
+    body = source.body
+    for index, char, what in unseen_characters(body):
+        line = source.body_start + body.count("\n", 0, index)
+        report.error(source.path, line, f"the abstract holds {character_name(char)}, {what}",
+                     f"delete it: it comes {_place(body, index)}")
+    title = source.meta.get("title")
+    if isinstance(title, str) and (emoji := emoji_in(title)):
+        report.warning(source.path, _line(source, "title"), f"the title holds an emoji ({emoji})",
+                       "titles are cited and searched as the paper has them: take it out unless the paper's own title has it")
+    if len(body) > LONGEST_ABSTRACT:
+        report.warning(source.path, source.body_start, f"the abstract is {len(body):,} characters long, longer than "
+                       f"any real abstract ({LONGEST_ABSTRACT:,})",
+                       "keep the paper's abstract only: a paste of more makes a heavy page and skews related papers")
+
+
+def _place(text: str, index: int) -> str:
+    """Where a character is, for a person looking at the line: the words before it."""
+    before = text[:index].rsplit("\n", 1)[-1][-24:]
+    return f"after “{before}”" if before.strip() else "at the start of the line"
 
 
 def _check_paper_page(source: PageSource, report: Report) -> None:

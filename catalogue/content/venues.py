@@ -70,9 +70,29 @@ def unknown_venue_hint(label: str, venues: dict[str, Venue]) -> str:
     if wanted is None:
         return f"write a venue listed in content/{VENUES_FILE}, like `{next(iter(venues), 'ICML 2024')}`"
     name = wanted.name.casefold()
+    edition = other_edition(wanted, venues)
+    if edition:
+        return new_edition(wanted.year, edition)
     same_year = {v.name.casefold(): v.label for v in venues.values() if v.year == wanted.year}
     swapped = [known for folded, known in same_year.items() if sorted(folded) == sorted(name)]
     close = swapped or [same_year[c] for c in difflib.get_close_matches(name, same_year, n=1, cutoff=0.6)]
     if close:
         return f"did you mean `{close[0]}`?"
     return f"add it to content/{VENUES_FILE} (name, year, title), or use one listed there"
+
+
+def other_edition(wanted: Venue, venues: dict[str, Venue]) -> Venue | None:
+    """The newest listed edition of the conference `wanted` names, if its year is not listed
+    in any spelling (`ICLR 2024` when only ICLR 2025 is; not `Iclr 2025`, a misspelling)."""
+    if any(v.label.casefold() == wanted.label.casefold() for v in venues.values()):
+        return None
+    editions = [v for v in venues.values() if v.name.casefold() == wanted.name.casefold()]
+    return max(editions, key=lambda v: v.year, default=None)
+
+
+def new_edition(year: int, known: Venue) -> str:
+    """How to add another year of a conference listed already: its entry, from what the known
+    edition says of the conference (what differs by year is for the curator to add)."""
+    return (f"{known.name} {year} is a new edition of {known.name} (content/{VENUES_FILE} lists "
+            f"{known.label}): add it under `venues:`, with its proceedings, first day and booktitle if known —\n"
+            f"  - name: {known.name}\n    year: {year}\n    title: {known.title}")

@@ -12,19 +12,21 @@ from ..config import LEDGER_FILE, PAPERS_DIR, SOURCES_DIR, VENUES_FILE
 from ..content.loader import Identities, read_identities
 from ..content.model import URL_PATTERN, Venue
 from ..content.paperlinks import placeholder
+from ..content.schema import LONGEST_ABSTRACT
 from ..content.source import PageSource, fingerprint, read_source, with_fields
 from ..content.taxonomy import load_taxonomy
-from ..content.venues import load_venues, unknown_venue_hint
+from ..content.venues import load_venues, new_edition, other_edition, unknown_venue_hint
 from ..files import write_atomic, write_new
 from ..ledger import read_ledger
 from ..relate.tagging import TagSuggester
 from ..report import ContentError, Report
+from ..text import character_name, unseen_characters
 from .cleaning import clean_abstract
 from .formats import read_entries
 from .metadata import PaperFacts, match_facts, read_metadata
 from .record import Entry
 from .slugs import slug_source, slugify, unique_slug
-from .venuematch import NOT_ACCEPTED, match_venue
+from .venuematch import NOT_ACCEPTED, match_venue, named_edition
 from .writing import front_matter, known_facts, write_paper
 
 
@@ -112,8 +114,17 @@ def _placed(entries: list[Entry], run: _Run) -> list[tuple[Entry, Venue]]:
                          f'pass the venue of its papers, like `--venue "{next(iter(run.venues))}"` '
                          f"(one of content/{VENUES_FILE}: {', '.join(run.venues)})")
         return []
-    placed = [(entry, _entry_venue(entry, run)) for entry in entries]
-    return [(entry, venue) for entry, venue in placed if venue]
+    placed, unplaced = [], {}
+    for entry in entries:
+        venue = _entry_venue(entry, run)
+        if venue:
+            placed.append((entry, venue))
+        elif not (entry.venue_text and NOT_ACCEPTED.search(entry.venue_text)):
+            edition = named_edition(entry.venue_text, run.venues) if entry.venue_text else None
+            unplaced.setdefault(edition or entry.venue_text, []).append(entry)
+    for unknown in unplaced.values():
+        _unknown_venue(unknown, run)
+    return placed
 
 
 def _given_venue_fits(entry: Entry, run: _Run) -> bool:
@@ -137,27 +148,43 @@ def _not_accepted(entry: Entry, run: _Run) -> None:
 
 
 def _entry_venue(entry: Entry, run: _Run) -> Venue | None:
+    """The venue of content/venues.yaml the entry names; None if it names none (the caller
+    reports those once a file) or is no accepted paper (reported here)."""
     text = entry.venue_text
     if text and NOT_ACCEPTED.search(text):
         _not_accepted(entry, run)
         return None
-    venue = match_venue(text, run.venues) if text else None
-    if venue is None:
-        known = ", ".join(run.venues)
-        run.report.error(entry.path, entry.line,
-                         f"`{text}` names no venue content/{VENUES_FILE} lists" if text else "this entry names no venue",
-                         f"add its venue to content/{VENUES_FILE}, or pass `--venue VENUE` for the whole file "
-                         f"(one of {known})")
-    return venue
+    return match_venue(text, run.venues) if text else None
+
+
+def _unknown_venue(entries: list[Entry], run: _Run) -> None:
+    """One error for all the entries of a file that name the same unknown venue (or none)."""
+    lines = ", ".join(str(entry.line) for entry in entries[:8]) + (", …" if len(entries) > 8 else "")
+    one = len(entries) == 1
+    count = f"{len(entries)} entr{'y' if one else 'ies'} (line{'' if one else 's'} {lines}) name{'s' if one else ''}"
+    texts = list(dict.fromkeys(entry.venue_text for entry in entries))
+    edition = named_edition(texts[0], run.venues) if texts[0] else None
+    if edition:
+        message, hint = f"{count} {' or '.join(f'`{text}`' for text in texts)}", new_edition(*edition)
+    else:
+        message = f"{count} `{texts[0]}`" if texts[0] else f"{count} no venue"
+        hint = (f"add its venue to content/{VENUES_FILE}, or pass `--venue VENUE` for the whole file "
+                f"(one of {', '.join(run.venues)})")
+    first = entries[0]
+    run.report.error(first.path, first.line, message + (f", which content/{VENUES_FILE} does not list"
+                                                        if texts[0] else ""), hint)
 
 
 def _venue_known(entry: Entry, run: _Run) -> bool:
     """A list's venue must be one content/venues.yaml describes, as every paper's must."""
-    if entry.venue.label in run.venues:
+    label = entry.venue.label
+    if label in run.venues:
         return True
-    run.report.error(entry.path, entry.header_line, f"the header names venue `{entry.venue.label}`, "
-                     f"which content/{VENUES_FILE} does not list",
-                     unknown_venue_hint(entry.venue.label, run.venues) + " (or pass `--venue VENUE` for the whole file)")
+    edition = other_edition(entry.venue, run.venues)
+    hint = new_edition(entry.venue.year, edition) if edition else \
+        unknown_venue_hint(label, run.venues) + " (or pass `--venue VENUE` for the whole file)"
+    run.report.error(entry.path, entry.header_line, f"the header names venue `{label}`, "
+                     f"which content/{VENUES_FILE} does not list", hint)
     return False
 
 
@@ -174,6 +201,8 @@ def _import_file(placed: list[tuple[Entry, Venue]], run: _Run) -> None:
                                "delete one of the two entries")
             run.result.skipped.append((entry, f"{entry.path}:{twin}"))
             continue
+        if not _readable(entry, body, run.report):
+            continue
         fact = None if entry.title else match_facts(entry, run.facts, run.report)
         run.matched.update([fact.line] if fact else [])
         existing = _existing(keys, run.known)
@@ -187,6 +216,20 @@ def _import_file(placed: list[tuple[Entry, Venue]], run: _Run) -> None:
         path = write_paper(entry, meta, body, run.content_dir, run.report, run.dry_run, consider)
         _remember(keys, path, run.known)
         run.result.added.append(path)
+
+
+def _readable(entry: Entry, body: str, report: Report) -> bool:
+    """Whether the entry's text is all visible (an error at its line otherwise: the paper is
+    left out until the file is fixed); an abstract longer than any real one is a warning."""
+    fields = [("title", entry.title), *(("authors", name) for name in entry.authors), ("abstract", entry.text)]
+    unseen = [(name, found) for name, text in fields for found in unseen_characters(text)]
+    for name, (_, char, what) in unseen:
+        report.error(entry.path, entry.line, f"the entry's {name} holds {character_name(char)}, {what}",
+                     "delete it from the file, then import it again (the other entries are imported)")
+    if len(body) > LONGEST_ABSTRACT:
+        report.warning(entry.path, entry.line, f"the abstract is {len(body):,} characters long, longer than any real "
+                       f"abstract ({LONGEST_ABSTRACT:,})", "check that the entry holds its own abstract only")
+    return not unseen
 
 
 def _identities(entry: Entry, body: str) -> list[str]:

@@ -23,3 +23,15 @@ def match_venue(text: str, venues: dict[str, Venue]) -> Venue | None:
         if len(set(found)) == 1:
             return found[0]
     return None
+
+
+def named_edition(text: str, venues: dict[str, Venue]) -> tuple[int, Venue] | None:
+    """The year and a listed edition of the one conference the text names with a year not
+    listed (`ICLR 2024 Poster`, when only ICLR 2025 is): a new edition to add; None otherwise."""
+    folded = " ".join(text.casefold().split())
+    years = {int(year) for year in _YEAR.findall(folded)}
+    named = {v.name.casefold(): v for v in sorted(venues.values(), key=lambda v: v.year)  # the newest kept
+             if re.search(rf"(?<![a-z]){re.escape(v.name.casefold())}(?![a-z])", folded)}
+    if len(years) != 1 or len(named) != 1:
+        return None
+    return years.pop(), next(iter(named.values()))
