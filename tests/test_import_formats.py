@@ -347,6 +347,8 @@ def raw_list_of(scratch, name: str, venue: str) -> Path:
 def test_update_gives_papers_imported_from_a_raw_list_the_real_titles_of_any_format(scratch, name, venue):
     report = Report()
     import_lists([raw_list_of(scratch, name, venue)], scratch.content, None, report)
+    for path in (scratch.content / "papers").glob("*.md"):  # a curator's notes, which no import touches
+        path.write_text(path.read_text() + "\n## Notes\n\nRead with the benchmark papers.\n")
     first = {path.name: path.read_text() for path in sorted((scratch.content / "papers").glob("*.md"))}
     assert first and all("title_source: derived" in text for text in first.values())
     curated_name = sorted(first)[0]

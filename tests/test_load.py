@@ -323,3 +323,17 @@ def test_an_emoji_title_and_an_abstract_longer_than_any_real_one_are_warnings(sc
         "out unless the paper's own title has it",
         "papers/a.md:9: warning: the abstract is 7,000 characters long, longer than any real abstract (5,000) — keep the "
         "paper's abstract only: a paste of more makes a heavy page and skews related papers"]
+
+
+def test_notes_after_a_notes_heading_are_the_curators_not_the_abstract(scratch):
+    text = paper("a", "A", body="The abstract.\n\n## Notes\n\nRead it *first*.\n\nThen the rest.")
+    scratch.write("content/papers/a.md", text)
+    scratch.write("content/papers/b.md", paper("b", "B", body="Another abstract.\n\n## Notes\n\nOdd\u200bly."))
+    with pytest.raises(ContentError) as error:
+        load_catalogue(scratch.content, Report())
+    assert [str(d).replace(f"{scratch.content}/", "") for d in error.value.diagnostics] == [
+        "papers/b.md:13: the notes holds U+200B ZERO WIDTH SPACE, an invisible character — delete it: it comes "
+        "after “Odd”"]
+    (scratch.content / "papers/b.md").unlink()
+    found = load_catalogue(scratch.content, Report()).by_slug["a"]
+    assert (found.body, found.notes, found.notes_start) == ("The abstract.", "Read it *first*.\n\nThen the rest.", 13)

@@ -265,3 +265,17 @@ def test_the_reading_list_saves_shows_and_exports(site, page):
     assert f"]({site.url}papers/zeta/) (ICLR 2025)" in markdown
     page.locator("#reading-list button").first.click()
     assert [t.split(":")[0] for t in page.locator("#reading-list li a").all_inner_texts()] == ["ZETA"]
+
+
+def test_a_curators_notes_are_searched_with_the_paper(small_site, page):
+    samba = small_site.content / "papers/samba.md"
+    samba.write_text(samba.read_text() + "\n## Notes\n\nA favourite of the Zanzibar reading group.\n")
+    build_site(small_site.config(social_images=False), Report())
+    server = SiteServer(small_site.site)
+    try:
+        page.goto(f"{server.url}search/?q=zanzibar")
+        page.locator("#search-status[data-done]").wait_for()
+        hrefs = [link.get_attribute("href") for link in page.locator("#search-results .result-title").all()]
+    finally:
+        server.stop()
+    assert hrefs == ["/papers/samba/?highlight=zanzibar"]

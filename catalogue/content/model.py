@@ -140,10 +140,12 @@ class Paper:
     draft: bool = field(default=False, metadata=_front_matter(bool))
     withdrawn: str = field(default="", metadata=_front_matter(datetime.date))  # ISO date: its page says so
     withdrawn_reason: str = field(default="", metadata=_front_matter(str))
-    body: str
+    body: str  # the abstract
     path: Path
     body_start: int = field(default=0, compare=False, repr=False)  # the file's line where `body` starts
     lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    notes: str = ""  # the curator's own words, after a `## Notes` line: shown under the abstract
+    notes_start: int = field(default=0, compare=False, repr=False)
 
     def body_line(self, text: str) -> int:
         """The file's line where `text` (its first line) first appears in the abstract, for

@@ -63,7 +63,7 @@ def validate(source: PageSource, vocabulary: Vocabulary | None, report: Report) 
     if vocabulary and vocabulary.author_names and "authors" in values:
         values["authors"] = tuple(vocabulary.author_names.get(a, a) for a in values["authors"])
     return Paper(**values, body=source.body, path=path, body_start=source.body_start,
-                 lines={k: _line(source, k) for k in meta})
+                 lines={k: _line(source, k) for k in meta}, notes=source.notes, notes_start=source.notes_start)
 
 
 def _as_field(value: Any) -> Any:
@@ -187,17 +187,19 @@ def _check_characters(source: PageSource, report: Report) -> None:
         for text in value if isinstance(value, list) else [value]:
             if isinstance(text, str):
                 for index, char, what in unseen_characters(text):
-                    report.error(source.path, _line(source, key), f"`{key}` holds {character_name(char)}, {what}",
-                                 f"delete it: it comes {_place(text, index)}")
+                    report.error(source.path, _line(source, key), f"`{key}` holds {character_name(char)}, "
+                                 f"{what}", f"delete it: it comes {_place(text, index)}")
     body = source.body
-    for index, char, what in unseen_characters(body):
-        line = source.body_start + body.count("\n", 0, index)
-        report.error(source.path, line, f"the abstract holds {character_name(char)}, {what}",
-                     f"delete it: it comes {_place(body, index)}")
+    for text, start, name in ((body, source.body_start, "the abstract"),
+                              (source.notes, source.notes_start, "the notes")):
+        for index, char, what in unseen_characters(text):
+            report.error(source.path, start + text.count("\n", 0, index),
+                         f"{name} holds {character_name(char)}, {what}", f"delete it: it comes {_place(text, index)}")
     title = source.meta.get("title")
     if isinstance(title, str) and (emoji := emoji_in(title)):
         report.warning(source.path, _line(source, "title"), f"the title holds an emoji ({emoji})",
-                       "titles are cited and searched as the paper has them: take it out unless the paper's own title has it")
+                       "titles are cited and searched as the paper has them: take it out unless the paper's "
+                       "own title has it")
     if len(body) > LONGEST_ABSTRACT:
         report.warning(source.path, source.body_start, f"the abstract is {len(body):,} characters long, longer than "
                        f"any real abstract ({LONGEST_ABSTRACT:,})",

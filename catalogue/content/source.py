@@ -19,15 +19,22 @@ from . import yamltext
 from .model import FIELD_ORDER
 
 
+NOTES_HEADING = "## Notes"  # a line of its own in a paper file: the curator's notes follow it
+_NOTES = re.compile(rf"^{re.escape(NOTES_HEADING)}[ \t]*$", re.MULTILINE)
+
+
 @dataclass(frozen=True)
 class PageSource:
-    """A content file split into front matter (with line numbers) and Markdown body."""
+    """A content file split into front matter (with line numbers) and Markdown body: for a
+    paper, its abstract, and the curator's notes after a `## Notes` line, if any."""
 
     path: Path
     meta: dict[str, Any]
     lines: dict
     body: str
     body_start: int = 0  # the line where `body` starts
+    notes: str = ""
+    notes_start: int = 0  # the line where `notes` starts
 
 
 def fingerprint(abstract: str) -> str:
@@ -84,8 +91,14 @@ def parse_source(path: Path, lines: list[str]) -> PageSource:
     if not isinstance(meta, dict):
         raise _error(path, 2, "the front matter is not a set of `key: value` fields",
                      "write one `key: value` per line between the `---` lines")
-    blank_lines = len(body) - len(body.lstrip("\n"))
-    return PageSource(path, meta, key_lines, body.strip("\n"), end + 2 + blank_lines)
+    body_start = end + 2 + len(body) - len(body.lstrip("\n"))
+    heading = _NOTES.search(body)
+    if heading is None:
+        return PageSource(path, meta, key_lines, body.strip("\n"), body_start)
+    notes = body[heading.end():]
+    notes_start = end + 2 + body.count("\n", 0, heading.end()) + len(notes) - len(notes.lstrip("\n"))
+    return PageSource(path, meta, key_lines, body[:heading.start()].strip("\n"), body_start, notes.strip("\n"),
+                      notes_start)
 
 
 def with_fields(source: PageSource, changes: dict[str, Any]) -> str:

@@ -137,7 +137,8 @@ class PageRenderer:
             description = f"Withdrawn{': ' if paper.withdrawn_reason else ''}{paper.withdrawn_reason.rstrip('.')}. {description}"
         abstract_html, failed = self.abstract(paper.body)
         self.markup.failed_math.extend(failed)
-        return {"abstract_html": abstract_html, "description": description,
+        notes_html = markupsafe.Markup(self.markup.render(paper.notes)) if paper.notes else ""
+        return {"abstract_html": abstract_html, "notes_html": notes_html, "description": description,
                 "json_ld": self._json_ld(page), "search_words": search_words(self.plain(paper.title), paper.slug)}
 
     def abstract(self, body: str) -> tuple[markupsafe.Markup, tuple[str, ...]]:
@@ -209,6 +210,7 @@ def failed_math(paper: Paper, formulas: list[str]) -> tuple[Diagnostic, ...]:
     for tex in dict.fromkeys(formulas):
         places = [paper.line_of("title")] if tex in paper.title else []
         places += [paper.body_line(tex)] if tex in paper.body else []
+        places += [paper.notes_start + paper.notes.count("\n", 0, paper.notes.index(tex))] if tex in paper.notes else []
         found += [Diagnostic(paper.path, line, f"formula shown as TeX code: {tex}", "fix the LaTeX", "warning")
                   for line in places]
     return tuple(found)
