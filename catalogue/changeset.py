@@ -10,7 +10,7 @@ after new settings; no page after a search index alone) and what to reload:
 |---|---|---|
 | `papers` | files in content/papers/ written, added or removed | those papers read again |
 | `vocabulary` | content/taxonomy.yaml | every paper checked against it again |
-| `site` | venues.yaml, authors.yaml, redirects.txt, the ledger | read again; papers checked again |
+| `site` | venues.yaml, authors.yaml, redirects.txt, the ledger, pages/, intros/ | read again; papers checked again if the vocabulary moved |
 | `settings` | the code, the build's settings, content/site.yaml | everything: nothing saved is used |
 | `templates` | files in templates/ | the pages made with them |
 | `static` | files in static/ | the copy in the site, and every page if a fingerprinted asset moved |
@@ -28,6 +28,8 @@ from typing import Any, NamedTuple
 
 from .config import (
     AUTHORS_FILE,
+    INTROS_DIR,
+    PAGES_DIR,
     PAPERS_DIR,
     REDIRECTS_FILE,
     SITE_FILE,
@@ -127,5 +129,7 @@ def _kind_of(path: Path, config: SiteConfig) -> str:
     relative = path.relative_to(config.content_dir)
     if relative.parts[:1] == (PAPERS_DIR,) and len(relative.parts) <= 2:
         return "papers"
+    if relative.parts[:1] in ((PAGES_DIR,), (INTROS_DIR,)):
+        return "site"
     return {TAXONOMY_FILE: "vocabulary", SITE_FILE: "settings", **dict.fromkeys(SITE_FILES, "site"),
             ".": "settings"}.get(relative.as_posix(), "")

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .changeset import SITE_FILES, ChangeSet
-from .config import PAPERS_DIR, TAXONOMY_FILE, SiteConfig
+from .config import INTROS_DIR, PAGES_DIR, PAPERS_DIR, TAXONOMY_FILE, SiteConfig
 from .files import Signature, files_in, signature, write_atomic
 from .report import Diagnostic
 
@@ -328,9 +328,11 @@ def code_version() -> str:
 
 
 def inputs(config: SiteConfig) -> Iterator[Path]:
-    """Every file a build reads: the papers, the vocabulary and the ledger, the templates and
-    the static files (named as the stages that read them name them)."""
+    """Every file a build reads: the papers, the curator's pages and introductions, the
+    vocabulary and the ledger, the templates and the static files (named as the stages that read them name them)."""
     yield from files_in(config.content_dir / PAPERS_DIR, recursive=False)
+    yield from files_in(config.content_dir / PAGES_DIR, recursive=True)
+    yield from files_in(config.content_dir / INTROS_DIR, recursive=True)
     for name in (TAXONOMY_FILE, *SITE_FILES):
         yield config.content_dir / name
     if config.ledger:

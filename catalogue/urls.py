@@ -7,6 +7,10 @@ paste them into discussions), which is why the published-URL ledger keeps them.
 
 from __future__ import annotations
 
+import re
+
+SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")  # a part of an address: `long-rope`, `kv-cache`
+
 HOME = ""
 PAPERS = "papers/"
 TAGS = "tags/"
@@ -38,6 +42,13 @@ CITATION_CSL_JSON = "cite.json"
 SOCIAL_IMAGE = "social.png"  # in a paper's folder
 SITE_FILES = frozenset({FEED, CHANGES_FEED, *CITATIONS, SITEMAP, ROBOTS, NETLIFY_REDIRECTS})
 EXPLORE = (PAPERS, MAP, AUTHORS, READING_LIST)  # linked at the top of the navigation
+
+
+WRITINGS = "pages/"  # the curator's hand-written pages
+
+
+def writing(slug: str) -> str:
+    return f"{WRITINGS}{slug}/"
 
 
 def paper(slug: str) -> str:

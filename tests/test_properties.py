@@ -9,13 +9,13 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from catalogue.content.model import SLUG_PATTERN
 from catalogue.importer.cleaning import clean_abstract
 from catalogue.importer.derive import derived_title
 from catalogue.importer.rawlist import read_list
 from catalogue.importer.slugs import slug_source, slugify
 from catalogue.render.markup import Markup
 from catalogue.report import Report
+from catalogue.urls import SLUG_PATTERN
 
 # Text that looks like what reaches us: prose, math, Markdown, HTML, URLs, any Unicode.
 FRAGMENTS = st.sampled_from([

@@ -219,6 +219,23 @@ def test_deleted_paper_disappears_and_new_one_appears(watch):
     assert "A Fresh Paper" in server.get("papers/fresh/")[1]
 
 
+def test_a_new_guide_and_an_introduction_are_served_and_a_bad_one_shown_at_its_line(watch):
+    site, server, events = watch
+    guide = site.content / "pages/reading-guide.md"
+    site.write("content/pages/reading-guide.md", "---\ntitle: Reading guide\n---\n\nStart with the themes.\n")
+    assert events.wait("reload")
+    status, html = server.get("pages/reading-guide/")
+    assert status == 200 and "Start with the themes." in html
+    assert '<a href="/pages/reading-guide/">Reading guide</a>' in server.get("papers/samba/")[1]  # navigation
+    site.write("content/intros/tags/kv-cache.md", "Caches that keep memory bounded.\n")  # new folders too
+    assert wait_until(lambda: "Caches that keep memory bounded." in server.get("tags/kv-cache/")[1])
+    guide.write_text("---\ntitel: Reading guide\n---\n\nStart with the themes.\n")
+    message = f"{guide}:2: unknown key `titel` — did you mean `title`?"
+    assert wait_until(lambda: message in server.get("pages/reading-guide/")[1])
+    assert "Start with the themes." in server.get("pages/reading-guide/")[1]  # the last good page, still served
+    assert server.process.poll() is None
+
+
 def overlay_once(server, path: str, present: bool, seconds: float = 20) -> str:
     """The page once its error overlay is there (or gone): a background check may come later."""
     deadline = time.monotonic() + seconds

@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .. import urls
-from ..config import AUTHORS_FILE, PAPERS_DIR, REDIRECTS_FILE, TAXONOMY_FILE, VENUES_FILE
+from ..config import AUTHORS_FILE, INTROS_DIR, PAGES_DIR, PAPERS_DIR, REDIRECTS_FILE, TAXONOMY_FILE, VENUES_FILE
 from ..files import Signature, is_editors_file, signature
 from ..ledger import read_ledger
 from ..report import ContentError, Diagnostic, Report
 from ..state import BuildState, SourceRecord, digest
 from .changes import PaperChange
-from .model import Catalogue, Paper, Taxonomy
+from .handwritten import named_intros, read_intro, read_writing
+from .model import Catalogue, Paper, Prose, Taxonomy
 from .paperlinks import unversioned
 from .people import author_redirects, load_author_names
 from .redirects import read_redirects
@@ -91,11 +92,12 @@ class ContentLoader:
         self._pending += self._rescan(vocabulary) if rescan else self._refresh(papers, vocabulary)
         content = self.content_dir
         redirects = self._source(content / REDIRECTS_FILE, lambda r: read_redirects(content, r))
+        prose = self._prose(vocabulary, report)
         self._report(report)
         redirects += vocabulary.author_redirects if vocabulary else ()
         report.raise_if_errors()
         assert vocabulary is not None
-        catalogue = self._next_catalogue(self._pending, vocabulary.taxonomy, redirects, drafts)
+        catalogue = self._next_catalogue(self._pending, vocabulary.taxonomy, redirects, prose, drafts)
         self._pending = []
         return catalogue
 
@@ -108,18 +110,18 @@ class ContentLoader:
         report.extend(self._fingerprints.fingerprint_clashes(self._paper_of))
         report.extend(map(stray, sorted(self._stray)))
 
-    def _next_catalogue(self, updates: list[PaperChange], taxonomy: Taxonomy, redirects: tuple,
+    def _next_catalogue(self, updates: list[PaperChange], taxonomy: Taxonomy, redirects: tuple, prose: Prose,
                         drafts: bool) -> Catalogue:
         """The last catalogue if nothing it shows changed, else its next revision; made from
         scratch after a rescan or with another vocabulary (which every stage then redoes)."""
         shown = [change for change in (_shown(update, drafts) for update in updates) if change.papers]
         last = self._catalogue
         if last and self._made_with == (taxonomy, drafts):
-            if shown or redirects != last.redirects:
-                self._catalogue = last.updated(shown, redirects)
+            if shown or redirects != last.redirects or prose != last.prose:
+                self._catalogue = last.updated(shown, redirects, prose)
         else:
             papers = [paper for paper in map(self._paper_of, self._paper_paths()) if paper]
-            self._catalogue = Catalogue([p for p in papers if drafts or not p.draft], taxonomy, redirects)
+            self._catalogue = Catalogue([p for p in papers if drafts or not p.draft], taxonomy, redirects, prose)
         self._made_with = (taxonomy, drafts)
         return self._catalogue
 
@@ -144,6 +146,31 @@ class ContentLoader:
                 or last.author_names != names or last.retired_tags != retired):
             self._vocabulary = Vocabulary(taxonomy, venues, retired, names, author_redirects(names, content / AUTHORS_FILE))
         return self._vocabulary
+
+    def _prose(self, vocabulary: Vocabulary | None, report: Report) -> Prose:
+        """The hand-written pages and introductions, each file read again only when it moved."""
+        pages = self._folder(self.content_dir / PAGES_DIR, read_writing, report)
+        intros = self._folder(self.content_dir / INTROS_DIR, read_intro, report)
+        if vocabulary is None:
+            return Prose()
+        named = named_intros(intros, self.content_dir, vocabulary.taxonomy, list(vocabulary.venues.values()), report)
+        slugs = [page.slug for page in pages.values()]
+        for path, page in pages.items():
+            if slugs.count(page.slug) > 1 and path != next(p for p, w in pages.items() if w.slug == page.slug):
+                report.error(path, 1, f"another page in content/{PAGES_DIR}/ has the slug `{page.slug}`",
+                             "give this page another file name (or `slug:`)")
+        return Prose(tuple(sorted(pages.values(), key=lambda page: (page.title.casefold(), page.slug))), named)
+
+    def _folder(self, folder: Path, read: Callable[[Path], tuple[Any, tuple]], report: Report) -> dict[Path, Any]:
+        """Each Markdown file of `folder` as `read` gives it, read again only when it moved."""
+        markdown = lambda path: read(path) if path.suffix == ".md" else (None, ())  # noqa: E731
+        found = {}
+        for path in self.state.read_folder(folder, markdown):
+            record = self.state.sources[str(path)]
+            report.extend(record.diagnostics)
+            if record.value is not None:
+                found[path] = record.value
+        return found
 
     def _source(self, path: Path, read: Callable[[Report], Any]) -> Any:
         """A vocabulary file read with `read(report)`, again only when it moved (or is missing,

@@ -13,8 +13,8 @@ from typing import NamedTuple
 from .changes import Changes, PaperChange, next_revision
 from .names import author_slug
 from .paperlinks import openreview_url, page_label, pdf_url
+from .prose import Prose
 
-SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 URL_PATTERN = re.compile(r"^https?://[^\s<>\"]+$")
 DOI_PATTERN = re.compile(r"^10\.\d{4,9}/\S+$")  # a DOI alone, as citations write it: 10.1145/3600006.3613165
 
@@ -223,11 +223,12 @@ class Catalogue:
     list no change touches (so a page group whose arguments are such a list is known unchanged
     at a glance), and `changes_since` tells which papers an edit touched (`changes.Changes`)."""
 
-    def __init__(self, papers: list[Paper], taxonomy: Taxonomy, redirects: tuple = ()):
+    def __init__(self, papers: list[Paper], taxonomy: Taxonomy, redirects: tuple = (), prose: Prose | None = None):
         self.withdrawn = {p.slug: p for p in sorted(papers, key=lambda p: p.slug) if p.withdrawn}
         self.papers = sorted((p for p in papers if not p.withdrawn), key=_catalogue_order)
         self.taxonomy = taxonomy
         self.redirects = redirects  # content/redirects.txt, as `redirects.Redirect`s
+        self.prose = prose or Prose()  # the curator's hand-written pages and introductions
         self.revision = next_revision()
         self.changes = Changes.all()  # what made this revision from the one before
         self._themes_of_tag: dict[str, tuple[str, ...]] = {}
@@ -244,7 +245,7 @@ class Catalogue:
             for place in self._places(paper):
                 self._list_at(place).append(paper)
 
-    def updated(self, changes: list[PaperChange], redirects: tuple) -> Catalogue:
+    def updated(self, changes: list[PaperChange], redirects: tuple, prose: Prose) -> Catalogue:
         """The next revision: each change's `old` paper replaced by its `new` (either may be
         None). Lists that no change touches are shared with this catalogue; the others are
         copied once, then edited in place by bisection. A withdrawn paper is no paper to them:
@@ -253,6 +254,7 @@ class Catalogue:
         copy.withdrawn = _updated_withdrawn(self.withdrawn, changes)
         changes = [change for change in map(_listed, changes) if change.papers]
         copy.taxonomy, copy._themes_of_tag, copy.redirects = self.taxonomy, self._themes_of_tag, redirects
+        copy.prose = prose
         copy.revision, copy.changes = next_revision(), Changes(self.revision, tuple(changes))
         copy.papers = list(self.papers)
         copy._by_venue, copy._by_tag, copy._by_theme = dict(self._by_venue), dict(self._by_tag), dict(self._by_theme)

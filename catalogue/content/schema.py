@@ -12,12 +12,12 @@ from typing import Any
 from ..config import TAXONOMY_FILE
 from ..report import Report
 from ..text import character_name, emoji_in, unseen_characters
+from ..urls import SLUG_PATTERN
 from . import yamltext
 from .model import (
     DOI_PATTERN,
     FRONT_MATTER,
     REQUIRED_KEYS,
-    SLUG_PATTERN,
     URL_PATTERN,
     Paper,
     Taxonomy,

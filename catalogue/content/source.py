@@ -18,7 +18,6 @@ from ..report import ContentError, Diagnostic
 from . import yamltext
 from .model import FIELD_ORDER
 
-
 NOTES_HEADING = "## Notes"  # a line of its own in a paper file: the curator's notes follow it
 _NOTES = re.compile(rf"^{re.escape(NOTES_HEADING)}[ \t]*$", re.MULTILINE)
 

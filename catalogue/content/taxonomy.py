@@ -7,8 +7,9 @@ from pathlib import Path
 
 from ..config import TAXONOMY_FILE
 from ..report import Report
+from ..urls import SLUG_PATTERN
 from . import yamltext
-from .model import SLUG_PATTERN, Tag, Taxonomy, Theme
+from .model import Tag, Taxonomy, Theme
 
 MAX_SUGGESTED_TAGS = 5
 TAG_KEYS = {"id", "label", "description", "phrases"}

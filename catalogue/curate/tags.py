@@ -7,10 +7,11 @@ import difflib
 from collections.abc import Callable
 from pathlib import Path
 
-from ..content.model import SLUG_PATTERN, Catalogue, Paper
+from ..content.model import Catalogue, Paper
 from ..content.source import read_source
 from ..content.taxonomy import phrase_occurs
 from ..report import Report
+from ..urls import SLUG_PATTERN
 from .addresses import redirect_tags
 from .taxonomy_text import TaxonomyText
 from .transaction import Transaction, every_paper, load_content

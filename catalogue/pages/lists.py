@@ -18,6 +18,7 @@ from ..content.model import (
     Venue,
 )
 from ..content.names import author_slug, family_initial, name_order
+from ..content.prose import Writing
 from ..relate.maps import MainTheme
 from .page import Page
 
@@ -65,10 +66,18 @@ def links(papers: Sequence[Paper]) -> dict[str, int]:
             "pdf": sum(1 for p in papers if p.pdf_url), "code": sum(1 for p in papers if p.code)}
 
 
-def navigation(tally: dict[str, tuple]) -> dict[str, tuple]:
-    """The left navigation shown on every page: themes and venues (counts are in counts.css); the
-    tags, a long list, have their own page."""
-    return {kind: tuple(item for item, _ in tally[kind]) for kind in ("themes", "venues")}
+def navigation(tally: dict[str, tuple], writings: tuple[Writing, ...] = ()) -> dict[str, tuple]:
+    """The left navigation shown on every page: the curator's pages (by slug and title: what
+    they say is theirs), themes and venues (counts are in counts.css); the tags, a long list,
+    have their own page."""
+    return {"writings": tuple((page.slug, page.title) for page in writings),
+            **{kind: tuple(item for item, _ in tally[kind]) for kind in ("themes", "venues")}}
+
+
+def writing_page(writing: Writing) -> tuple[Page]:
+    """A curator's hand-written page."""
+    path = urls.writing(writing.slug)
+    return (Page(path, "writing.html", writing.title, ((writing.title, path),), {"writing": writing}),)
 
 
 def paginated(first: str, template: str, title: str, crumbs: tuple, listings: Sequence[Listing],
@@ -99,7 +108,7 @@ def _numbered(first: str, template: str, title: str, crumbs: tuple, chunks: list
     return pages
 
 
-def venue_pages(venue: Venue, listings: tuple[Listing, ...], taxonomy: Taxonomy) -> list[Page]:
+def venue_pages(venue: Venue, listings: tuple[Listing, ...], taxonomy: Taxonomy, intro: str = "") -> list[Page]:
     """A venue's papers grouped by their main theme (in the taxonomy's order), in pages."""
     main_theme = MainTheme(taxonomy)
     last = len(main_theme.themes)
@@ -109,7 +118,7 @@ def venue_pages(venue: Venue, listings: tuple[Listing, ...], taxonomy: Taxonomy)
     contexts, previous_theme = [], ()  # the theme the previous page ended with
     for chunk in chunks:
         sections = _sections(chunk, main_theme)
-        contexts.append({"venue": venue, "sections": tuple(
+        contexts.append({"venue": venue, "intro": intro, "sections": tuple(
             (theme, sizes[theme], tuple(items), index == 0 and theme == previous_theme)
             for index, (theme, items) in enumerate(sections))})
         previous_theme = sections[-1][0] if sections else ()
@@ -132,9 +141,10 @@ def _or(value: int | None, default: int) -> int:
     return default if value is None else value
 
 
-def tag_pages(tag: Tag, tagged: tuple[Listing, ...], themes: tuple[Theme, ...], taxonomy: Taxonomy) -> list[Page]:
+def tag_pages(tag: Tag, tagged: tuple[Listing, ...], themes: tuple[Theme, ...], taxonomy: Taxonomy,
+              intro: str = "") -> list[Page]:
     return paginated(urls.tag(tag.id), "tag.html", tag.label, (("Tags", urls.TAGS),), tagged,
-                     {"tag": tag, "themes": themes, "related": related_tags(tag.id, tagged, taxonomy)})
+                     {"tag": tag, "themes": themes, "related": related_tags(tag.id, tagged, taxonomy), "intro": intro})
 
 
 def related_tags(tag_id: str, tagged: Sequence[Listing], taxonomy: Taxonomy) -> tuple:
@@ -165,10 +175,10 @@ def theme_shown(catalogue: Catalogue, theme: Theme) -> tuple:
             tuple(sorted(per_venue.items(), reverse=True)))
 
 
-def theme_page(theme: Theme, groups: tuple, count: int, per_venue: tuple) -> tuple[Page]:
+def theme_page(theme: Theme, groups: tuple, count: int, per_venue: tuple, intro: str = "") -> tuple[Page]:
     """A theme: its papers per venue, and the first papers of each of its tags."""
     return (Page(urls.theme(theme.id), "theme.html", theme.title, (("Themes", urls.THEMES),), {
-        "theme": theme, "groups": groups, "count": count, "per_venue": per_venue}),)
+        "theme": theme, "groups": groups, "count": count, "per_venue": per_venue, "intro": intro}),)
 
 
 def author_name(slug: str, listings: Sequence[Listing]) -> str:

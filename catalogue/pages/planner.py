@@ -47,6 +47,7 @@ class Plan:
         catalogue, site_files = self.catalogue, self.config.site_files
         yield from (name for name in INDEXES if (name != "search" or self.config.search)
                     and (name != "site-image" or self.config.social_images))
+        yield from (f"writing:{page.slug}" for page in catalogue.prose.pages)
         for venue in catalogue.venues:
             yield from (f"paper:{paper.slug}" for paper in catalogue.papers_in_venue(venue))
             yield f"venue:{venue.slug}"
@@ -68,7 +69,8 @@ class Plan:
     def group(self, group_id: str) -> PageGroup | None:
         """The group of this id, or None if this catalogue has none."""
         kind, _, key = group_id.partition(":")
-        if kind in ("paper", "withdrawn", "venue", "tag", "theme", "author", "feed", "venue-citations", "tag-citations"):
+        if kind in ("paper", "withdrawn", "venue", "tag", "theme", "author", "feed", "venue-citations", "tag-citations",
+                    "writing"):
             return getattr(self, "_" + kind.replace("-", "_"))(key)
         return self._single(kind)
 
@@ -154,7 +156,8 @@ class Plan:
         if venue is None:
             return None
         in_venue = tuple(map(LISTING, self.catalogue.papers_in_venue(venue)))
-        return PageGroup(f"venue:{slug}", lists.venue_pages, (venue, in_venue, self.catalogue.taxonomy))
+        return PageGroup(f"venue:{slug}", lists.venue_pages, (venue, in_venue, self.catalogue.taxonomy,
+                                                              self.catalogue.prose.intro("venue", slug)))
 
     def _venue_citations(self, slug: str) -> PageGroup | None:
         venue = self._venues().get(slug)
@@ -173,7 +176,8 @@ class Plan:
             return None
         tagged = tuple(map(LISTING, self.catalogue.papers_with_tag(tag_id)))
         themes = tuple(t for t in taxonomy.themes.values() if tag_id in t.tags)
-        return PageGroup(f"tag:{tag_id}", lists.tag_pages, (tag, tagged, themes, taxonomy))
+        return PageGroup(f"tag:{tag_id}", lists.tag_pages, (tag, tagged, themes, taxonomy,
+                                                            self.catalogue.prose.intro("tag", tag_id)))
 
     def _tag_citations(self, tag_id: str) -> PageGroup | None:
         tag, tagged = self.catalogue.taxonomy.tags.get(tag_id), tuple(self.catalogue.papers_with_tag(tag_id))
@@ -183,7 +187,12 @@ class Plan:
     def _theme(self, theme_id: str) -> PageGroup | None:
         theme = self.catalogue.taxonomy.themes.get(theme_id)
         return theme and PageGroup(f"theme:{theme_id}", lists.theme_page,
-                                   (theme, *lists.theme_shown(self.catalogue, theme)))
+                                   (theme, *lists.theme_shown(self.catalogue, theme),
+                                    self.catalogue.prose.intro("theme", theme_id)))
+
+    def _writing(self, slug: str) -> PageGroup | None:
+        page = next((page for page in self.catalogue.prose.pages if page.slug == slug), None)
+        return page and PageGroup(f"writing:{slug}", lists.writing_page, (page,))
 
     def _feed(self, of: str) -> PageGroup | None:
         """The Atom feed of a venue's, tag's or theme's page (`of`: `venue:iclr-2025`…)."""

@@ -66,6 +66,7 @@ class PageRenderer:
         self.env.globals.update(
             title_html=lambda item: self.markup.inline(item if isinstance(item, str) else item.title),
             abstract_html=lambda body: self.abstract(body)[0],
+            markdown_html=lambda text: markupsafe.Markup(self.markup.render(text)),
             plain=self.plain, excerpt=self.excerpt, author_slug=author_slug, **self.citations.template_globals(),
             asset=lambda name: config.base_path + self._assets.get(name, f"static/{name}"))
         self.templates = Templates(self.env, config.templates_dir, state)

@@ -1,0 +1,106 @@
+"""The curator's own words beside the papers: hand-written pages (`content/pages/*.md`, front
+matter and Markdown, each at `/pages/<slug>/` and in the navigation) and introductions to
+theme, tag and venue pages (`content/intros/themes/<id>.md`, `intros/tags/<id>.md`,
+`intros/venues/<slug>.md`, Markdown alone), shown above their lists. Each file is checked
+like a paper: at its line, with the fix."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..config import INTROS_DIR, PAGES_DIR
+from ..files import files_in, read_lines
+from ..report import ContentError, Diagnostic, Report
+from ..text import character_name, unseen_characters
+from ..urls import SLUG_PATTERN
+from .prose import Writing
+from .source import parse_source
+
+if TYPE_CHECKING:
+    from .model import Taxonomy, Venue
+
+PAGE_KEYS = {"title": str, "description": str, "slug": str}  # a hand-written page's front matter
+INTRO_KINDS = ("themes", "tags", "venues")  # content/intros/<kind>/<id>.md
+
+
+def page_files(content_dir: Path) -> list[Path]:
+    return sorted(path for path in files_in(content_dir / PAGES_DIR, recursive=False) if path.suffix == ".md")
+
+
+def intro_files(content_dir: Path) -> list[Path]:
+    return sorted(path for path in files_in(content_dir / INTROS_DIR, recursive=True) if path.suffix == ".md")
+
+
+def read_writing(path: Path) -> tuple[Writing | None, tuple[Diagnostic, ...]]:
+    """A hand-written page, or None, with what is wrong with its file."""
+    report = Report()
+    try:
+        source = parse_source(path, read_lines(path))
+    except ContentError as error:
+        return None, tuple(error.diagnostics)
+    meta = source.meta
+    for key, value in meta.items():
+        line = source.lines.get((key,), 1)
+        if key not in PAGE_KEYS:
+            close = difflib.get_close_matches(str(key), PAGE_KEYS, n=1)
+            report.error(path, line, f"unknown key `{key}`",
+                         f"did you mean `{close[0]}`?" if close else f"a page has {', '.join(PAGE_KEYS)}")
+        elif not isinstance(value, str) or not value.strip():
+            report.error(path, line, f"`{key}` must be text", f"write `{key}:` and its text on one line")
+    slug = meta.get("slug", path.stem)
+    if "title" not in meta:
+        report.error(path, 1, "`title` is missing", "add a `title:` line to the front matter")
+    if isinstance(slug, str) and not SLUG_PATTERN.match(slug):
+        report.error(path, source.lines.get(("slug",), 1), f"slug {slug!r} is not a valid URL part",
+                     "name the file (or write `slug:`) in lower-case ASCII letters, digits and single hyphens")
+    _check_characters(path, [(str(value), source.lines.get((key,), 1)) for key, value in meta.items()]
+                      + [(source.body, source.body_start)], report)
+    if report.errors:
+        return None, tuple(report.diagnostics)
+    return Writing(slug, meta["title"].strip(), meta.get("description", "").strip(), source.body, path), ()
+
+
+def read_intro(path: Path) -> tuple[str | None, tuple[Diagnostic, ...]]:
+    """An introduction's Markdown, or None, with what is wrong with its file."""
+    report = Report()
+    try:
+        lines = read_lines(path)
+    except ContentError as error:
+        return None, tuple(error.diagnostics)
+    text = "\n".join(lines).strip("\n")
+    start = next((number for number, line in enumerate(lines, start=1) if line.strip()), 1)
+    _check_characters(path, [(text, start)], report)
+    if not text.strip():
+        report.error(path, 1, "the introduction is empty", "write it in Markdown, or delete the file")
+    return (None if report.errors else text), tuple(report.diagnostics)
+
+
+def named_intros(intros: dict[Path, str], content_dir: Path, taxonomy: Taxonomy,
+                 venues: list[Venue], report: Report) -> tuple[tuple[tuple[str, str], str], ...]:
+    """Each introduction under the theme, tag or venue its file names; a file that names none
+    is an error with the nearest there is."""
+    known = {"themes": list(taxonomy.themes), "tags": list(taxonomy.tags), "venues": [v.slug for v in venues]}
+    found = []
+    for path, text in sorted(intros.items()):
+        parts = path.relative_to(content_dir / INTROS_DIR).parts
+        kind, key = (parts[0], path.stem) if len(parts) == 2 else ("", "")
+        if kind not in INTRO_KINDS:
+            report.error(path, 1, "an introduction belongs in intros/themes/, intros/tags/ or intros/venues/",
+                         "move it into the folder of what it introduces, named after its id")
+        elif key not in known[kind]:
+            close = difflib.get_close_matches(key, known[kind], n=1)
+            report.error(path, 1, f"no {kind[:-1]} `{key}` to introduce",
+                         f"rename the file to {close[0]}.md" if close else
+                         f"name it after one of the {kind} (content/{'venues.yaml' if kind == 'venues' else 'taxonomy.yaml'})")
+        else:
+            found.append(((kind[:-1], key), text))
+    return tuple(found)
+
+
+def _check_characters(path: Path, texts: list[tuple[str, int]], report: Report) -> None:
+    for text, start in texts:
+        for index, char, what in unseen_characters(text):
+            report.error(path, start + text.count("\n", 0, index), f"the text holds {character_name(char)}, {what}",
+                         "delete it")
