@@ -19,13 +19,13 @@ from helpers import differences, tree
 
 from catalogue.config import PROJECT_ROOT
 
-# The commit whose output this checkout must give, byte for byte: issue 25's last change to the
-# output (the papers' own addresses, citations that compile, previews on every page, lists with
-# abstracts, lighter paper pages). Before it, 83b2894 (issue 17), 92d3e72 (issue 16's sharded
-# search) and 469b828, the last commit before the refactor of issue 14. When a change alters the output on
-# purpose, move this forward to the commit that made it (and say so in that commit), so that the
-# next refactor is held to it.
-REFERENCE = "450576cf1eab368ad6561cc58b02cf96d3b935e9"
+# The commit whose output this checkout must give, byte for byte: issue 27's change to the output
+# (the curator's notes, pages and introductions, and their stylesheet). Before it, 450576c
+# (issue 25), 83b2894 (issue 17), 92d3e72 (issue 16's sharded search) and 469b828, the last
+# commit before the refactor of issue 14. When a change alters the output on purpose, move this
+# forward to the commit that made it (and say so in that commit), so that the next refactor is
+# held to it.
+REFERENCE = "d00b0dbe20c6feff6df3719780c93f5db550cb49"
 BASE_URL = "https://example.org/catalogue/"
 SYNTHETIC_PAPERS = 300
 
