@@ -20,7 +20,7 @@ INTRO_VERB = (r"(?:propos|introduc|creat|devis)(?:e|es|ed|ing)"
 
 _MAIN_SENTENCE = re.compile(r"^(?:In this (?:position )?(?:paper|work|study|article)"
                             r"|This (?:position )?(?:paper|work|study|article)|Here)\b")
-_CONTRIBUTION = re.compile(rf"{SUBJECT} (?P<verb>[a-z]+)(?P<rest>(?: about)? .+)")
+_CONTRIBUTION = re.compile(rf"{SUBJECT}(?:,? we)? (?P<verb>[a-z]+)(?P<rest>(?: about)? .+)")  # `In this paper we show`
 _STUDY_VERBS = re.compile(r"(?:stud(?:y|ies)|investigates?|explores?|analy[sz]es?|examines?|characteri[sz]es?"
                           r"|revisits?|considers?|address(?:es)?|tackles?|discuss(?:es)?|probes?"
                           r"|quantif(?:y|ies)|reviews?)$")
@@ -32,6 +32,14 @@ _AUXILIARIES = {"is", "are", "was", "were", "has", "have", "had", "does", "do", 
 _SKIP_VERBS = _AUXILIARIES | {"call", "dub", "name", "term", "coin", "refer", "believe", "hope",
                               "expect", "want", "note", "see",
                               "know", "use", "define", "evaluate", "conduct", "perform", "compare"}
+# Verbs of the paper's own course, not of what it studies: `we take the first steps toward…`,
+# `we answer this question`, `we shed light on…` make no title.
+_DISCOURSE_VERBS = {"take", "answer", "fill", "bridge", "close", "shed", "pave", "make", "go", "step", "turn",
+                    "move", "aim", "seek", "try", "attempt", "set", "begin", "start", "highlight", "raise",
+                    "pose", "give", "take", "put", "bring", "lay", "open", "draw", "respond"}
+_FOCUS_VERBS = {"focus", "focuses", "concentrate", "concentrates", "center", "centers"}
+# Words between `that` and its verb that are no verb themselves: `that better reflects`.
+_ADVERBS = r"(?:[\w-]+(?:ly|-wise)|better|more|less|also|still|further|often|even|only|always|never|rather|thus) "
 # Small words that are no verb to turn into `-ing`: a title's dangling words and a few more.
 _NOT_VERBS = _AUXILIARIES | STOP_TAIL | {"be", "this", "these", "we", "it", "why", "what", "how", "when", "s",
                                          "they", "them", "not", "no", "only", "all", "each"}
@@ -62,8 +70,11 @@ def _contribution_phrase(verb: str, rest: str) -> str:
     """`we investigate the X` → `X`; `we show that S` → `S`; `we enhance X` → `Enhancing X`."""
     if rest.startswith("about "):
         return noun_phrase(rest[len("about "):])
-    if verb.endswith("ed") or verb in _SKIP_VERBS or not verb.isalpha():
-        return ""  # the past tells what others did; `we use`, `we call` state no contribution
+    if verb in _FOCUS_VERBS and rest.startswith("on "):
+        return noun_phrase(rest[len("on "):])
+    if (verb.endswith("ed") or verb in _SKIP_VERBS or verb in _NOT_VERBS or verb in _DISCOURSE_VERBS
+            or not verb.isalpha()):
+        return ""  # the past tells what others did; `we use`, `we call`, `we take` state no contribution
     if _CLAUSE_VERBS.match(verb):
         clause = re.match(r"that,? (.+)|[^:]{0,40}: (.+)", rest)
         if clause or not _STUDY_VERBS.match(verb):
@@ -93,12 +104,13 @@ def noun_phrase(text: str) -> str:
 
 def title_phrase(text: str) -> str:
     """A title-like phrase: no parentheses, quotes or asides; a relative clause as `-ing`."""
-    text = outside_math(text, lambda prose: re.sub(r" ?\([^()]*\)|[\"“”]", "", prose))
+    text = outside_math(text, lambda prose: re.sub(r" ?\([^()]*\)|[\"“”]|''|``", "", prose))
     text = re.sub(r" [–—] [^–—]+ [–—](?= )", "", text)
     text = _INTERJECTION.sub(lambda aside: " " if aside.start() else "", text)
     text = _INNER_APPOSITIVE.sub("", text)
     text = re.sub(r", (?:which|where|who) (?:we|is|are|was|were)\b.*|, [a-z]+ing\b.*", "", text)
     text = re.sub(r"^(?:[\w-]+ )*?(?:evidence|proof)s? that ", "", text.strip())
+    text = _main_clause(text)
     text = re.sub(r" (?:in|for|of|on|to) (?:such|these|this|those) \w+$", "", text)
     head, colon, tail = text.partition(": ")
     if colon:  # `an intriguing phenomenon: the reliance decreases …` says it after the colon
@@ -106,9 +118,20 @@ def title_phrase(text: str) -> str:
     return _gerund_clause(text.strip(" ,;"))
 
 
+def _main_clause(text: str) -> str:
+    """`while GSSMs are promising…, they are limited…` → `GSSMs are limited…`: the finding, not
+    what it concedes."""
+    match = re.match(r"(?:while|although|though|whereas|even though) (?P<subject>[^,]+?) (?:is|are|was|were|can|"
+                     r"could|may|might|have|has|do|does|seem|seems|appear|appears)\b[^,]*, (?P<main>.+)", text,
+                     re.IGNORECASE)
+    if not match:
+        return text
+    return re.sub(r"^(?:they|it|these|this) ", f"{match.group('subject')} ", match.group("main"))
+
+
 def _gerund_clause(text: str) -> str:
     """`mechanism that leverages buffers` → `mechanism leveraging buffers`, or just its `by …` if anaphoric."""
-    match = re.search(r",? (?:that|which) (?P<adverb>[\w-]+(?:ly|-wise) )?(?P<verb>[a-z]+) (?P<rest>.*)", text)
+    match = re.search(rf",? (?:that|which) (?P<adverb>{_ADVERBS})?(?P<verb>[a-z]+) (?P<rest>.*)", text)
     if not match or not _verb_like(match.group("verb")) or re.match(r"(?:and|or) ", match.group("rest")):
         return text  # `sub-circuits that memorize and generalize` stays as it is
     rest = match.group("rest")

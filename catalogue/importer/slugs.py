@@ -13,7 +13,7 @@ MAX_SLUG_LENGTH = 60
 _SLUG_STOPWORDS = {"a", "an", "the", "of", "for", "to", "and", "or", "in", "on", "with", "by",
                    "from", "at", "as", "via", "is", "are", "be", "this", "that", "these", "we",
                    "our", "its", "it", "has", "have", "can", "do", "does", "why", "what", "how",
-                   "when", "into", "not", "s"}
+                   "when", "into", "not", "s", "while", "which", "who", "where", "they", "their", "them"}
 _SYMBOLS = {"∞": " infinity ", "+": " plus ", "&": " and ", "α": " alpha ", "ε": " epsilon ",
             "\\infty": " infinity ", "\\varepsilon": " epsilon ", "\\epsilon": " epsilon ",
             "\\alpha": " alpha "}
@@ -27,7 +27,15 @@ def slugify(text: str, max_words: int = MAX_SLUG_WORDS) -> str:
     tokens = [t for t in re.split(r"[^a-z0-9-]+", ascii_text) if t.strip("-")]
     if len(tokens) > 3:  # a sentence, not a name: keep the words that carry meaning
         tokens = [t for t in tokens if t not in _SLUG_STOPWORDS] or tokens
-    words = [w for t in tokens for w in re.findall(r"[a-z0-9]+", t)][:max_words]
+    words: list[str] = []
+    for token in tokens:  # whole words: `plug-and-play` is kept whole or left out, never cut
+        parts = re.findall(r"[a-z0-9]+", token)
+        if words and len(words) + len(parts) > max_words:
+            break
+        words += parts
+    words = words[:max_words]
+    while len(words) > 1 and words[-1] in _SLUG_STOPWORDS:
+        words.pop()
     slug = "-".join(words)
     while len(slug) > MAX_SLUG_LENGTH and "-" in slug:
         slug = slug.rsplit("-", 1)[0]
