@@ -157,3 +157,17 @@ def test_the_review_page_follows_each_rebuild_in_place(small_site: Scratch):
     samba.write_text(curated)
     rebuild(builder, samba)
     assert "Titles still derived" not in page.read_text()
+
+
+def test_a_paper_with_a_single_tag_or_none_it_is_sure_of_is_listed_with_what_to_consider(small_site: Scratch):
+    small_site.write("content/papers/fresh.md", paper(
+        "fresh", "Wing show that caches are limited", tags="[kv-cache]",
+        body="We compress the KV cache with sparse attention over blocks.").replace(
+        "title_source: curated", "title_source: derived"))
+    catalogue = load_catalogue(small_site.content, Report())
+    items = [item for item in review_items(catalogue.papers, small_site.content,
+                                           costly_parts(catalogue.papers, catalogue.taxonomy))
+             if item.kind == "tags" and item.slug == "fresh"]
+    assert len(items) == 1 and items[0].line == 6
+    assert items[0].message.startswith("tags to confirm: a single tag: `kv-cache` (0.")
+    assert "(consider `sparse-attention` (0." in items[0].hint

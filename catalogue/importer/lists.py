@@ -212,8 +212,8 @@ def _import_file(placed: list[tuple[Entry, Venue]], run: _Run) -> None:
             continue
         if not kept and not (kept := _keep_source(entry.path, run)):
             return
-        meta, consider = front_matter(entry, venue, body, fact, run.tagger, run.known.slugs)
-        path = write_paper(entry, meta, body, run.content_dir, run.report, run.dry_run, consider)
+        meta, suggested = front_matter(entry, venue, body, fact, run.tagger, run.known.slugs)
+        path = write_paper(entry, meta, body, run.content_dir, run.report, run.dry_run, suggested)
         _remember(keys, path, run.known)
         run.result.added.append(path)
 

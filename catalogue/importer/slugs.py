@@ -13,7 +13,8 @@ MAX_SLUG_LENGTH = 60
 _SLUG_STOPWORDS = {"a", "an", "the", "of", "for", "to", "and", "or", "in", "on", "with", "by",
                    "from", "at", "as", "via", "is", "are", "be", "this", "that", "these", "we",
                    "our", "its", "it", "has", "have", "can", "do", "does", "why", "what", "how",
-                   "when", "into", "not", "s", "while", "which", "who", "where", "they", "their", "them"}
+                   "when", "into", "not", "s"}
+_DANGLING = _SLUG_STOPWORDS | {"while", "which", "who", "where", "than", "but", "if", "they", "their"}  # never last
 _SYMBOLS = {"∞": " infinity ", "+": " plus ", "&": " and ", "α": " alpha ", "ε": " epsilon ",
             "\\infty": " infinity ", "\\varepsilon": " epsilon ", "\\epsilon": " epsilon ",
             "\\alpha": " alpha "}
@@ -34,7 +35,7 @@ def slugify(text: str, max_words: int = MAX_SLUG_WORDS) -> str:
             break
         words += parts
     words = words[:max_words]
-    while len(words) > 1 and words[-1] in _SLUG_STOPWORDS:
+    while len(words) > 1 and words[-1] in _DANGLING:
         words.pop()
     slug = "-".join(words)
     while len(slug) > MAX_SLUG_LENGTH and "-" in slug:

@@ -90,21 +90,31 @@ def derived_titles(papers: Sequence[Paper]) -> list[ReviewItem]:
             for paper in papers if paper.title_source == "derived"]
 
 
+UNLIKE = "tags unlike its neighbours'"
+
+
 def tag_items(outliers: list[TagOutlier]) -> list[ReviewItem]:
     """Papers whose tags look unlike their neighbours': a second look, never a failure."""
     items = []
     for outlier in outliers:
-        doubted = ", ".join(f"`{tag}` ({confidence:.2f})" for tag, confidence in outlier.doubted)
-        missing = ", ".join(f"`{tag}` ({confidence:.2f})" for tag, confidence in outlier.missing)
+        doubted, missing, unsure, consider = (_confidences(found) for found in (
+            outlier.doubted, outlier.missing, outlier.unsure, outlier.consider))
+        unsure_what = ("a single tag" if len(outlier.unsure) == 1 else "no tag its neighbours and phrases are sure of")
         found = [f"has {doubted}, which its neighbours and phrases barely suggest" if doubted else "",
-                 f"lacks {missing}, which they strongly suggest" if missing else ""]
+                 f"lacks {missing}, which they strongly suggest" if missing else "",
+                 f"{unsure_what}: {unsure}" if unsure and {t for t, _ in outlier.unsure} - {t for t, _ in outlier.doubted}
+                 else ""]
         near = ", ".join(outlier.neighbours) or "none close"
         paper = outlier.paper
         items.append(ReviewItem("tags", paper.path, paper.line_of("tags"),
-                                f"tags unlike its neighbours': {'; '.join(f for f in found if f)}",
-                                f"check the tags against the abstract (nearest papers: {near}); "
-                                "keep them if they are right", paper.slug, f"“{paper.title}”"))
+                                f"{UNLIKE if doubted or missing else 'tags to confirm'}: {'; '.join(f for f in found if f)}",
+                                f"check the tags against the abstract{f' (consider {consider})' if consider else ''}; "
+                                f"nearest papers: {near}; keep them if they are right", paper.slug, f"“{paper.title}”"))
     return items
+
+
+def _confidences(tags: tuple[tuple[str, float], ...]) -> str:
+    return ", ".join(f"`{tag}` ({confidence:.2f})" for tag, confidence in tags)
 
 
 def duplicate_items(duplicates: tuple[Duplicate, ...]) -> list[ReviewItem]:

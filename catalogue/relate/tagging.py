@@ -92,13 +92,16 @@ class Suggestions:
 
 @dataclass(frozen=True)
 class TagOutlier:
-    """A paper whose tags look unlike its neighbours': tags doubted and tags missing, with the
-    leave-one-out confidence of each, and its nearest papers."""
+    """A paper whose tags need a second look: tags doubted and tags missing, or (`unsure`) a
+    single tag, or none its neighbours and phrases are confident of, each with its leave-one-out
+    confidence; the best other tags to consider, and its nearest papers."""
 
     paper: Paper
     doubted: tuple[tuple[str, float], ...]
     missing: tuple[tuple[str, float], ...]
     neighbours: tuple[str, ...]
+    unsure: tuple[tuple[str, float], ...] = ()
+    consider: tuple[tuple[str, float], ...] = ()
 
 
 class TagSuggester:
@@ -204,15 +207,21 @@ class TagSuggester:
 
 def tag_outliers(papers: Sequence[Paper], taxonomy: Taxonomy) -> list[TagOutlier]:
     """Papers with a tag their neighbours and phrases give very low confidence, or missing one
-    they give very high confidence, by leave-one-out; in the papers' order."""
+    they give very high confidence, or with a single tag, or none they are confident of (as a
+    paper imported with the one tag it could be given), by leave-one-out; in the papers' order."""
     suggester = TagSuggester(papers, taxonomy)
     found = []
     for paper, suggestions in zip(suggester.papers, suggester.leave_one_out()):
-        doubted = tuple((t, suggestions.confidence(t)) for t in paper.tags if suggestions.confidence(t) < DOUBT_BELOW)
+        confidence = {tag: suggestions.confidence(tag) for tag in paper.tags}
+        doubted = tuple((t, c) for t, c in confidence.items() if c < DOUBT_BELOW)
         missing = tuple((s.tag, s.confidence) for s in suggestions.applied
                         if s.confidence >= MISSING_FROM and s.tag not in paper.tags)
-        if doubted or missing:
-            found.append(TagOutlier(paper, doubted, missing, suggestions.neighbours[:SHOWN_NEIGHBOURS]))
+        unsure = len(confidence) == 1 or max(confidence.values(), default=0.0) < APPLY_FROM
+        if doubted or missing or unsure:
+            others = [s for s in (*suggestions.applied, *suggestions.others) if s.tag not in paper.tags]
+            found.append(TagOutlier(paper, doubted, missing, suggestions.neighbours[:SHOWN_NEIGHBOURS],
+                                    tuple(confidence.items()) if unsure else (),
+                                    tuple((s.tag, s.confidence) for s in others[:SHOWN_NEIGHBOURS])))
     return found
 
 
