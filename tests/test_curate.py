@@ -428,3 +428,26 @@ def test_split_leaves_a_paper_that_has_a_new_tag_already_without_the_default(sit
     assert "tags: [state-space-models]\n" in papers["recurrent.md"]  # not the default
     assert "tags: [in-context-learning, sparse-attention]\n" in papers["icv.md"]  # the default
     assert "tags: [sparse-attention]\n" in papers["rocketkv.md"]
+
+
+def test_a_tags_introduction_goes_with_it_when_renamed_or_merged(site):
+    site.write("content/intros/tags/kv-cache.md", "Caches that keep memory bounded.\n")
+    assert curate(site, "tags", "rename", "kv-cache", "key-value-cache") == 0
+    intros = site.content / "intros/tags"
+    assert not (intros / "kv-cache.md").exists()
+    assert (intros / "key-value-cache.md").read_text() == "Caches that keep memory bounded.\n"
+    site.write("content/intros/tags/sparse-attention.md", "Attention to a few tokens.\n")
+    assert curate(site, "tags", "merge", "key-value-cache", "sparse-attention") == 0
+    assert (intros / "sparse-attention.md").read_text() == \
+        "Attention to a few tokens.\n\nCaches that keep memory bounded.\n"  # both kept, the merged one after
+    assert not (intros / "key-value-cache.md").exists()
+
+
+def test_merge_refuses_to_delete_the_notes_of_the_paper_it_drops(site, capsys):
+    rocket = site.content / "papers/rocketkv.md"
+    rocket.write_text(rocket.read_text() + "\n## Notes\n\nCompare with Samba.\n")
+    before = content(site)
+    assert curate(site, "merge", "samba", "rocketkv") == 1
+    assert "rocketkv.md:13: `rocketkv` has notes of its own, which merging would delete — move them under " \
+           "`## Notes` in samba.md (or delete them), then merge again" in capsys.readouterr().err
+    assert content(site) == before

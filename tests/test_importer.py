@@ -290,3 +290,13 @@ def test_an_entry_with_an_invisible_character_is_an_error_at_its_line_and_the_re
     assert len(result.added) == 2 and not any("in-context" in path.name for path in result.added)
     assert [w.message for w in report.warnings if "characters long" in w.message] == [
         "the abstract is 92,699 characters long, longer than any real abstract (5,000)"]
+
+
+def test_an_entry_imported_already_is_skipped_whatever_its_characters(scratch, lists):
+    run_import(scratch, lists, metadata=False)
+    icml = scratch.root / "lists/icml.txt"
+    icml.write_text(icml.read_text().replace("long-tail learning algorithm", "long-tail learning\u200b algorithm"))
+    report = Report()
+    result = import_lists([icml], scratch.content, None, report)
+    assert not [e for e in report.errors if "U+200B" in e.message]  # (the list's three-word line is its own error)
+    assert not result.added and len(result.skipped) == 2

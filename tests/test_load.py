@@ -337,3 +337,10 @@ def test_notes_after_a_notes_heading_are_the_curators_not_the_abstract(scratch):
     (scratch.content / "papers/b.md").unlink()
     found = load_catalogue(scratch.content, Report()).by_slug["a"]
     assert (found.body, found.notes, found.notes_start) == ("The abstract.", "Read it *first*.\n\nThen the rest.", 13)
+
+
+def test_a_notes_heading_inside_fenced_code_is_part_of_the_abstract(scratch):
+    body = "The abstract.\n\n```\n## Notes\n```\n\nStill the abstract.\n\n## Notes\n\nMine."
+    scratch.write("content/papers/a.md", paper("a", "A", body=body))
+    found = load_catalogue(scratch.content, Report()).by_slug["a"]
+    assert found.body == "The abstract.\n\n```\n## Notes\n```\n\nStill the abstract." and found.notes == "Mine."

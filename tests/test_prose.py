@@ -83,3 +83,29 @@ def test_edits_to_pages_and_introductions_rebuild_as_a_clean_build(live):  # noq
     guide.unlink()
     rebuild(intro, guide)  # both gone: the page, its place in the navigation and the introduction
     assert not (root / "live/pages/reading-guide").exists() and pages.is_dir() and intros.is_dir()
+
+
+def test_a_pages_own_notes_heading_is_its_text_and_stray_files_are_named(small_site):
+    small_site.write("content/pages/guide.md", GUIDE + "\n## Notes\n\nStill the page.\n")
+    small_site.write("content/pages/old/draft.md", GUIDE)
+    small_site.write("content/pages/guide.txt", "Not a page.\n")
+    with pytest.raises(ContentError) as error:
+        load_catalogue(small_site.content, Report())
+    assert [str(d).replace(f"{small_site.content}/", "") for d in error.value.diagnostics] == [
+        "pages/guide.txt: not read: only `.md` files are read here — rename it to `guide.md`, or move it out of pages/",
+        "pages/old/draft.md: not read: a page in a folder inside pages/ — move it up into pages/"]
+    (small_site.content / "pages/guide.txt").unlink()
+    (small_site.content / "pages/old/draft.md").unlink()
+    page = load_catalogue(small_site.content, Report()).prose.pages[0]
+    assert page.body.endswith("## Notes\n\nStill the page.")
+
+
+def test_a_broken_link_in_a_papers_notes_is_named_at_its_line(small_site):
+    samba = small_site.content / "papers/samba.md"
+    text = samba.read_text()
+    samba.write_text(text + "\n## Notes\n\nRead it with [the other one](/papers/nowhere/).\n")
+    line = text.count("\n") + 4
+    with pytest.raises(ContentError) as error:
+        build_site(small_site.config(search=False, social_images=False), Report())
+    assert [str(d).replace(f"{small_site.content}/", "") for d in error.value.diagnostics] == [
+        f"papers/samba.md:{line}: the link /papers/nowhere/ leads to no page — fix the link in the notes"]

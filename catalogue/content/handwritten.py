@@ -37,7 +37,7 @@ def read_writing(path: Path) -> tuple[Writing | None, tuple[Diagnostic, ...]]:
     """A hand-written page, or None, with what is wrong with its file."""
     report = Report()
     try:
-        source = parse_source(path, read_lines(path))
+        source = parse_source(path, read_lines(path), notes=False)  # a page's own `## Notes` is its text
     except ContentError as error:
         return None, tuple(error.diagnostics)
     meta = source.meta

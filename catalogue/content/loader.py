@@ -149,8 +149,8 @@ class ContentLoader:
 
     def _prose(self, vocabulary: Vocabulary | None, report: Report) -> Prose:
         """The hand-written pages and introductions, each file read again only when it moved."""
-        pages = self._folder(self.content_dir / PAGES_DIR, read_writing, report)
-        intros = self._folder(self.content_dir / INTROS_DIR, read_intro, report)
+        pages = self._folder(self.content_dir / PAGES_DIR, read_writing, report, nested=False)
+        intros = self._folder(self.content_dir / INTROS_DIR, read_intro, report, nested=True)
         if vocabulary is None:
             return Prose()
         named = named_intros(intros, self.content_dir, vocabulary.taxonomy, list(vocabulary.venues.values()), report)
@@ -161,9 +161,18 @@ class ContentLoader:
                              "give this page another file name (or `slug:`)")
         return Prose(tuple(sorted(pages.values(), key=lambda page: (page.title.casefold(), page.slug))), named)
 
-    def _folder(self, folder: Path, read: Callable[[Path], tuple[Any, tuple]], report: Report) -> dict[Path, Any]:
-        """Each Markdown file of `folder` as `read` gives it, read again only when it moved."""
-        markdown = lambda path: read(path) if path.suffix == ".md" else (None, ())  # noqa: E731
+    def _folder(self, folder: Path, read: Callable[[Path], tuple[Any, tuple]], report: Report,
+                nested: bool) -> dict[Path, Any]:
+        """Each Markdown file of `folder` (and, if `nested`, of its folders) as `read` gives it,
+        read again only when it moved; any other file is named, never skipped quietly."""
+        def markdown(path: Path) -> tuple[Any, tuple]:
+            if not nested and path.parent != folder:
+                return None, (Diagnostic(path, 0, f"not read: a page in a folder inside {folder.name}/",
+                                         f"move it up into {folder}/"),)
+            if path.suffix != ".md":
+                return None, (Diagnostic(path, 0, "not read: only `.md` files are read here",
+                                         f"rename it to `{path.stem}.md`, or move it out of {folder}/"),)
+            return read(path)
         found = {}
         for path in self.state.read_folder(folder, markdown):
             record = self.state.sources[str(path)]

@@ -19,7 +19,7 @@ from . import yamltext
 from .model import FIELD_ORDER
 
 NOTES_HEADING = "## Notes"  # a line of its own in a paper file: the curator's notes follow it
-_NOTES = re.compile(rf"^{re.escape(NOTES_HEADING)}[ \t]*$", re.MULTILINE)
+_FENCE = re.compile(r"^ {0,3}(```|~~~)")
 
 
 @dataclass(frozen=True)
@@ -76,8 +76,9 @@ def read_source(path: Path) -> PageSource:
     return parse_source(path, read_lines(path))
 
 
-def parse_source(path: Path, lines: list[str]) -> PageSource:
-    """`read_source` of a file's lines (`read_lines`), such as a new text not yet written."""
+def parse_source(path: Path, lines: list[str], notes: bool = True) -> PageSource:
+    """`read_source` of a file's lines (`read_lines`), such as a new text not yet written; with
+    `notes` (a paper's file), the body is split at its `## Notes` line."""
     if lines[0].rstrip() != "---":
         raise _error(path, 1, "no front matter",
                      "start the file with a `---` line, the YAML fields, and another `---` line")
@@ -91,13 +92,25 @@ def parse_source(path: Path, lines: list[str]) -> PageSource:
         raise _error(path, 2, "the front matter is not a set of `key: value` fields",
                      "write one `key: value` per line between the `---` lines")
     body_start = end + 2 + len(body) - len(body.lstrip("\n"))
-    heading = _NOTES.search(body)
+    heading = notes_heading(lines, end + 1) if notes else None
     if heading is None:
         return PageSource(path, meta, key_lines, body.strip("\n"), body_start)
-    notes = body[heading.end():]
-    notes_start = end + 2 + body.count("\n", 0, heading.end()) + len(notes) - len(notes.lstrip("\n"))
-    return PageSource(path, meta, key_lines, body[:heading.start()].strip("\n"), body_start, notes.strip("\n"),
-                      notes_start)
+    after = lines[heading + 1:]
+    blank = next((number for number, line in enumerate(after) if line), 0)  # empty lines before the notes
+    return PageSource(path, meta, key_lines, "\n".join(lines[end + 1:heading]).strip("\n"), body_start,
+                      "\n".join(after).strip("\n"), heading + 2 + blank)
+
+
+def notes_heading(lines: list[str], start: int) -> int | None:
+    """The index of the first `## Notes` line from `start`, outside fenced code; None if none."""
+    fence = ""
+    for index in range(start, len(lines)):
+        opened = _FENCE.match(lines[index])
+        if opened and (not fence or opened.group(1) == fence):
+            fence = "" if fence else opened.group(1)
+        elif not fence and lines[index].rstrip() == NOTES_HEADING:
+            return index
+    return None
 
 
 def with_fields(source: PageSource, changes: dict[str, Any]) -> str:

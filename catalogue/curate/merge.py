@@ -27,6 +27,10 @@ def merge_papers(content_dir: Path, keep: str, drop: str, report: Report) -> Tra
         report.error(kept.path, kept.line_of("slug"), f"`{keep}` and `{drop}` are the same paper",
                      "name two different papers: merge KEEP DROP")
         return None
+    if dropped.notes:
+        report.error(dropped.path, dropped.notes_start, f"`{drop}` has notes of its own, which merging would delete",
+                     f"move them under `## Notes` in {kept.path.name} (or delete them), then merge again")
+        return None
     source, other = read_source(kept.path), read_source(dropped.path)
     aliases = list(source.meta.get("aliases") or [])
     fields: dict[str, object] = {"aliases": list(dict.fromkeys([*aliases, dropped.slug, *dropped.aliases]))}

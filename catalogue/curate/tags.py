@@ -7,6 +7,7 @@ import difflib
 from collections.abc import Callable
 from pathlib import Path
 
+from ..config import INTROS_DIR
 from ..content.model import Catalogue, Paper
 from ..content.source import read_source
 from ..content.taxonomy import phrase_occurs
@@ -109,7 +110,23 @@ def _change(content_dir: Path, catalogue: Catalogue, taxonomy: TaxonomyText, map
         if tags != list(paper.tags):
             transaction.rewrite(read_source(paper.path), {"tags": tags})
     redirect_tags(transaction, moves)
+    _move_intros(transaction, content_dir, moves)
     return transaction
+
+
+def _move_intros(transaction: Transaction, content_dir: Path, moves: dict[str, str]) -> None:
+    """A tag's introduction goes with its papers: to the new tag's file, or after the words
+    already there (a merge), never lost."""
+    folder = content_dir / INTROS_DIR / "tags"
+    for old, new in moves.items():
+        source, target = folder / f"{old}.md", folder / f"{new}.md"
+        if old == new or not source.is_file():
+            continue
+        words = source.read_bytes()
+        if target.is_file():
+            words = target.read_bytes().rstrip(b"\n") + b"\n\n" + words
+        transaction.write(target, words, f"the introduction of `{old}`, now `{new}`'s")
+        transaction.delete(source, f"moved into {target.name}")
 
 
 def _taxonomy_what(taxonomy: TaxonomyText, moves: dict[str, str], mapping: dict[str, list[str]]) -> list[str]:

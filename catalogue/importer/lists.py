@@ -201,11 +201,11 @@ def _import_file(placed: list[tuple[Entry, Venue]], run: _Run) -> None:
                                "delete one of the two entries")
             run.result.skipped.append((entry, f"{entry.path}:{twin}"))
             continue
-        if not _readable(entry, body, run.report):
-            continue
+        existing = _existing(keys, run.known)
+        if not (existing and not run.update) and not _readable(entry, body, run.report):
+            continue  # an entry imported already is only checked if it may update its paper
         fact = None if entry.title else match_facts(entry, run.facts, run.report)
         run.matched.update([fact.line] if fact else [])
-        existing = _existing(keys, run.known)
         if existing:
             if not (run.update and _update_paper(existing, entry, fact, body, run)):
                 run.result.skipped.append((entry, existing))
@@ -303,7 +303,8 @@ def _update_paper(path: Path, entry: Entry, facts: PaperFacts | None, body: str,
         run.report.info(f"would update {target} ← {entry.where}\n{_diff(source, target, changes)}")
     else:
         _rewrite(source, target, changes)
-        run.report.info(f"updated {target} ← {entry.where}: {title}" + (f" (was {path.name})" if target != path else ""))
+        run.report.info(f"updated {target} ← {entry.where}: “{meta.get('title')}” → “{title}”"
+                        + (f" (was {path.name})" if target != path else ""))
     known = run.known.fingerprints
     known.update({key: target for key, value in known.items() if value == path})
     run.result.updated.append(target)

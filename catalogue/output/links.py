@@ -180,19 +180,20 @@ def written_by_curators(broken: list[Broken], paper_of: Callable[[str], Paper | 
     the lists that show the abstract have it too. `paper_of` gives the paper a page is the page of."""
     def counts(each: Broken) -> bool:
         paper = paper_of(each.page) if each.problem == TO_A_DRAFT else None
-        return each.problem != TO_A_DRAFT or (paper is not None and each.link in paper.body)
+        return each.problem != TO_A_DRAFT or (paper is not None and each.link in f"{paper.body}\n{paper.notes}")
     in_abstracts = {each.link for each in broken if (paper := paper_of(each.page)) and each.link in paper.body}
     return [each for each in broken if counts(each) and (each.link not in in_abstracts or paper_of(each.page))]
 
 
 def explain(broken: Broken, paper_of: Callable[[str], Paper | None], site: Path) -> Diagnostic:
-    """Name the paper file and line a broken link comes from, if it is in the abstract of the
-    paper the page is of; otherwise the page in `site`, which a template wrote."""
+    """Name the paper file and line a broken link comes from, if it is in the abstract (or the
+    notes) of the paper the page is of; otherwise the page in `site`, which a template wrote."""
     paper = paper_of(broken.page)
-    line = paper.body_line(broken.link) if paper else 0
-    if paper and line:
-        return Diagnostic(paper.path, line, f"the link {broken.link} {broken.problem}",
-                          "fix the link in the abstract")
+    places = [(paper.body_line(broken.link), "abstract"), (paper.notes_line(broken.link), "notes")] if paper else []
+    for line, where in places:
+        if line:
+            return Diagnostic(paper.path, line, f"the link {broken.link} {broken.problem}",
+                              f"fix the link in the {where}")
     return Diagnostic(site / broken.page, 0, f"the link {broken.link} {broken.problem}",
                       "fix the template or the content that writes it")
 

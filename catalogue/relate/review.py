@@ -94,23 +94,31 @@ UNLIKE = "tags unlike its neighbours'"
 
 
 def tag_items(outliers: list[TagOutlier]) -> list[ReviewItem]:
-    """Papers whose tags look unlike their neighbours': a second look, never a failure."""
+    """Papers whose tags need a second look (see `tag_outliers`), never a failure."""
     items = []
     for outlier in outliers:
-        doubted, missing, unsure, consider = (_confidences(found) for found in (
-            outlier.doubted, outlier.missing, outlier.unsure, outlier.consider))
-        unsure_what = ("a single tag" if len(outlier.unsure) == 1 else "no tag its neighbours and phrases are sure of")
+        doubted, missing, consider = (_confidences(found) for found in (outlier.doubted, outlier.missing,
+                                                                          outlier.consider))
         found = [f"has {doubted}, which its neighbours and phrases barely suggest" if doubted else "",
-                 f"lacks {missing}, which they strongly suggest" if missing else "",
-                 f"{unsure_what}: {unsure}" if unsure and {t for t, _ in outlier.unsure} - {t for t, _ in outlier.doubted}
-                 else ""]
+                 f"lacks {missing}, which they strongly suggest" if missing else "", _unsure(outlier)]
         near = ", ".join(outlier.neighbours) or "none close"
         paper = outlier.paper
         items.append(ReviewItem("tags", paper.path, paper.line_of("tags"),
-                                f"{UNLIKE if doubted or missing else 'tags to confirm'}: {'; '.join(f for f in found if f)}",
+                                f"{UNLIKE if doubted or missing else 'tags to confirm'}: "
+                                f"{'; '.join(f for f in found if f)}",
                                 f"check the tags against the abstract{f' (consider {consider})' if consider else ''}; "
                                 f"nearest papers: {near}; keep them if they are right", paper.slug, f"“{paper.title}”"))
     return items
+
+
+def _unsure(outlier: TagOutlier) -> str:
+    """`a single tag: …`, `no tag its neighbours and phrases are sure of: …`, unless doubted already."""
+    if not outlier.paper.tags:
+        return "no tags"
+    if not {tag for tag, _ in outlier.unsure} - {tag for tag, _ in outlier.doubted}:
+        return ""
+    what = "a single tag" if len(outlier.unsure) == 1 else "no tag its neighbours and phrases are sure of"
+    return f"{what}: {_confidences(outlier.unsure)}"
 
 
 def _confidences(tags: tuple[tuple[str, float], ...]) -> str:

@@ -211,7 +211,7 @@ def failed_math(paper: Paper, formulas: list[str]) -> tuple[Diagnostic, ...]:
     for tex in dict.fromkeys(formulas):
         places = [paper.line_of("title")] if tex in paper.title else []
         places += [paper.body_line(tex)] if tex in paper.body else []
-        places += [paper.notes_start + paper.notes.count("\n", 0, paper.notes.index(tex))] if tex in paper.notes else []
+        places += [paper.notes_line(tex)] if tex in paper.notes else []
         found += [Diagnostic(paper.path, line, f"formula shown as TeX code: {tex}", "fix the LaTeX", "warning")
                   for line in places]
     return tuple(found)
