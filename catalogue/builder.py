@@ -182,7 +182,7 @@ class Builder:
     def _prepare(self, plan: Plan) -> None:
         """The templates and what every page shares: the navigation and the assets."""
         self.assets = fingerprint_assets(self.config.static_dir)
-        self.renderer.prepare(navigation(plan.tally, plan.catalogue.prose.pages), plan.catalogue.taxonomy,
+        self.renderer.prepare(navigation(plan.tally, plan.catalogue.prose.guides), plan.catalogue.taxonomy,
                               {name: path for name, (path, _) in self.assets.items()})
 
     def _write_first(self, plan: Plan, first: Collection[str], changes: ChangeSet) -> list[str]:

@@ -44,11 +44,11 @@ SITE_FILES = frozenset({FEED, CHANGES_FEED, *CITATIONS, SITEMAP, ROBOTS, NETLIFY
 EXPLORE = (PAPERS, MAP, AUTHORS, READING_LIST)  # linked at the top of the navigation
 
 
-WRITINGS = "pages/"  # the curator's hand-written pages
+GUIDES = "pages/"  # the curator's guides, hand-written pages: content/pages/<slug>.md
 
 
-def writing(slug: str) -> str:
-    return f"{WRITINGS}{slug}/"
+def guide(slug: str) -> str:
+    return f"{GUIDES}{slug}/"
 
 
 def paper(slug: str) -> str:

@@ -64,8 +64,7 @@ def test_two_pages_with_one_slug_blame_the_second(small_site):
     with pytest.raises(ContentError) as error:
         load_catalogue(small_site.content, Report())
     assert [str(d).replace(f"{small_site.content}/", "") for d in error.value.diagnostics] == [
-        "pages/other.md:1: another page in content/pages/ has the slug `guide` — give this page another file name "
-        "(or `slug:`)"]
+        "pages/other.md:1: guide.md has the slug `guide` already — give this page another file name (or `slug:`)"]
 
 
 def test_edits_to_pages_and_introductions_rebuild_as_a_clean_build(live):  # noqa: F811
@@ -96,7 +95,7 @@ def test_a_pages_own_notes_heading_is_its_text_and_stray_files_are_named(small_s
         "pages/old/draft.md: not read: a page in a folder inside pages/ — move it up into pages/"]
     (small_site.content / "pages/guide.txt").unlink()
     (small_site.content / "pages/old/draft.md").unlink()
-    page = load_catalogue(small_site.content, Report()).prose.pages[0]
+    page = load_catalogue(small_site.content, Report()).prose.guides[0]
     assert page.body.endswith("## Notes\n\nStill the page.")
 
 

@@ -15,7 +15,7 @@ from ..files import files_in, read_lines
 from ..report import ContentError, Diagnostic, Report
 from ..text import character_name, unseen_characters
 from ..urls import SLUG_PATTERN
-from .prose import Writing
+from .prose import Guide
 from .source import parse_source
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def intro_files(content_dir: Path) -> list[Path]:
     return sorted(path for path in files_in(content_dir / INTROS_DIR, recursive=True) if path.suffix == ".md")
 
 
-def read_writing(path: Path) -> tuple[Writing | None, tuple[Diagnostic, ...]]:
+def read_guide(path: Path) -> tuple[Guide | None, tuple[Diagnostic, ...]]:
     """A hand-written page, or None, with what is wrong with its file."""
     report = Report()
     try:
@@ -59,7 +59,7 @@ def read_writing(path: Path) -> tuple[Writing | None, tuple[Diagnostic, ...]]:
                       + [(source.body, source.body_start)], report)
     if report.errors:
         return None, tuple(report.diagnostics)
-    return Writing(slug, meta["title"].strip(), meta.get("description", "").strip(), source.body, path), ()
+    return Guide(slug, meta["title"].strip(), meta.get("description", "").strip(), source.body, path), ()
 
 
 def read_intro(path: Path) -> tuple[str | None, tuple[Diagnostic, ...]]:

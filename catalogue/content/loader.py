@@ -17,7 +17,7 @@ from ..ledger import read_ledger
 from ..report import ContentError, Diagnostic, Report
 from ..state import BuildState, SourceRecord, digest
 from .changes import PaperChange
-from .handwritten import named_intros, read_intro, read_writing
+from .handwritten import named_intros, read_guide, read_intro
 from .model import Catalogue, Paper, Prose, Taxonomy
 from .paperlinks import unversioned
 from .people import author_redirects, load_author_names
@@ -148,18 +148,19 @@ class ContentLoader:
         return self._vocabulary
 
     def _prose(self, vocabulary: Vocabulary | None, report: Report) -> Prose:
-        """The hand-written pages and introductions, each file read again only when it moved."""
-        pages = self._folder(self.content_dir / PAGES_DIR, read_writing, report, nested=False)
+        """The guides and introductions, each file read again only when it moved."""
+        guides = self._folder(self.content_dir / PAGES_DIR, read_guide, report, nested=False)
         intros = self._folder(self.content_dir / INTROS_DIR, read_intro, report, nested=True)
         if vocabulary is None:
             return Prose()
         named = named_intros(intros, self.content_dir, vocabulary.taxonomy, list(vocabulary.venues.values()), report)
-        slugs = [page.slug for page in pages.values()]
-        for path, page in pages.items():
-            if slugs.count(page.slug) > 1 and path != next(p for p, w in pages.items() if w.slug == page.slug):
-                report.error(path, 1, f"another page in content/{PAGES_DIR}/ has the slug `{page.slug}`",
+        first: dict[str, Path] = {}  # slug → the file that has it (files in path order)
+        for path, guide in guides.items():
+            owner = first.setdefault(guide.slug, path)
+            if owner != path:
+                report.error(path, 1, f"{owner.name} has the slug `{guide.slug}` already",
                              "give this page another file name (or `slug:`)")
-        return Prose(tuple(sorted(pages.values(), key=lambda page: (page.title.casefold(), page.slug))), named)
+        return Prose(tuple(sorted(guides.values(), key=lambda guide: (guide.title.casefold(), guide.slug))), named)
 
     def _folder(self, folder: Path, read: Callable[[Path], tuple[Any, tuple]], report: Report,
                 nested: bool) -> dict[Path, Any]:

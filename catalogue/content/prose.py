@@ -1,5 +1,6 @@
-"""The curator's own words as the catalogue holds them: hand-written pages and introductions
-(read and checked by `content.handwritten`)."""
+"""The curator's own words as the catalogue holds them: guides (hand-written pages, in
+`content/pages/`) and introductions to theme, tag and venue pages (read and checked by
+`content.handwritten`)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from pathlib import Path
 
 
 @dataclass(frozen=True)
-class Writing:
-    """A curator's hand-written page (content/pages/, see `content.prose`)."""
+class Guide:
+    """A guide: a curator's hand-written page, `content/pages/<slug>.md`, at `/pages/<slug>/`."""
 
     slug: str
     title: str
@@ -20,9 +21,9 @@ class Writing:
 
 @dataclass(frozen=True)
 class Prose:
-    """Every hand-written page (in title order) and introduction (`(kind, id)` → Markdown)."""
+    """Every guide (in title order) and introduction (`(kind, id)` → Markdown)."""
 
-    pages: tuple[Writing, ...] = ()
+    guides: tuple[Guide, ...] = ()
     intros: tuple[tuple[tuple[str, str], str], ...] = ()
 
     def intro(self, kind: str, key: str) -> str:

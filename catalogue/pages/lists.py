@@ -18,7 +18,7 @@ from ..content.model import (
     Venue,
 )
 from ..content.names import author_slug, family_initial, name_order
-from ..content.prose import Writing
+from ..content.prose import Guide
 from ..relate.maps import MainTheme
 from .page import Page
 
@@ -66,18 +66,18 @@ def links(papers: Sequence[Paper]) -> dict[str, int]:
             "pdf": sum(1 for p in papers if p.pdf_url), "code": sum(1 for p in papers if p.code)}
 
 
-def navigation(tally: dict[str, tuple], writings: tuple[Writing, ...] = ()) -> dict[str, tuple]:
+def navigation(tally: dict[str, tuple], guides: tuple[Guide, ...] = ()) -> dict[str, tuple]:
     """The left navigation shown on every page: the curator's pages (by slug and title: what
     they say is theirs), themes and venues (counts are in counts.css); the tags, a long list,
     have their own page."""
-    return {"writings": tuple((page.slug, page.title) for page in writings),
+    return {"guides": tuple((page.slug, page.title) for page in guides),
             **{kind: tuple(item for item, _ in tally[kind]) for kind in ("themes", "venues")}}
 
 
-def writing_page(writing: Writing) -> tuple[Page]:
+def guide_page(guide: Guide) -> tuple[Page]:
     """A curator's hand-written page."""
-    path = urls.writing(writing.slug)
-    return (Page(path, "writing.html", writing.title, ((writing.title, path),), {"writing": writing}),)
+    path = urls.guide(guide.slug)
+    return (Page(path, "guide.html", guide.title, ((guide.title, path),), {"guide": guide}),)
 
 
 def paginated(first: str, template: str, title: str, crumbs: tuple, listings: Sequence[Listing],

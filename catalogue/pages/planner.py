@@ -47,7 +47,7 @@ class Plan:
         catalogue, site_files = self.catalogue, self.config.site_files
         yield from (name for name in INDEXES if (name != "search" or self.config.search)
                     and (name != "site-image" or self.config.social_images))
-        yield from (f"writing:{page.slug}" for page in catalogue.prose.pages)
+        yield from (f"guide:{page.slug}" for page in catalogue.prose.guides)
         for venue in catalogue.venues:
             yield from (f"paper:{paper.slug}" for paper in catalogue.papers_in_venue(venue))
             yield f"venue:{venue.slug}"
@@ -70,7 +70,7 @@ class Plan:
         """The group of this id, or None if this catalogue has none."""
         kind, _, key = group_id.partition(":")
         if kind in ("paper", "withdrawn", "venue", "tag", "theme", "author", "feed", "venue-citations", "tag-citations",
-                    "writing"):
+                    "guide"):
             return getattr(self, "_" + kind.replace("-", "_"))(key)
         return self._single(kind)
 
@@ -190,9 +190,9 @@ class Plan:
                                    (theme, *lists.theme_shown(self.catalogue, theme),
                                     self.catalogue.prose.intro("theme", theme_id)))
 
-    def _writing(self, slug: str) -> PageGroup | None:
-        page = next((page for page in self.catalogue.prose.pages if page.slug == slug), None)
-        return page and PageGroup(f"writing:{slug}", lists.writing_page, (page,))
+    def _guide(self, slug: str) -> PageGroup | None:
+        page = next((page for page in self.catalogue.prose.guides if page.slug == slug), None)
+        return page and PageGroup(f"guide:{slug}", lists.guide_page, (page,))
 
     def _feed(self, of: str) -> PageGroup | None:
         """The Atom feed of a venue's, tag's or theme's page (`of`: `venue:iclr-2025`…)."""

@@ -25,7 +25,7 @@ class Navigation:
     def __init__(self, template: jinja2.Template, nav: dict[str, tuple]):
         self.template, self.nav = template, nav
         self.targets = ({urls.theme(t.id) for t in nav["themes"]} | {urls.venue(v.slug) for v in nav["venues"]}
-                        | {urls.writing(slug) for slug, _ in nav["writings"]} | set(urls.EXPLORE) | {urls.TAGS})
+                        | {urls.guide(slug) for slug, _ in nav["guides"]} | set(urls.EXPLORE) | {urls.TAGS})
         self._rendered: dict[str, markupsafe.Markup] = {}
 
     def __call__(self, current: str) -> markupsafe.Markup:
