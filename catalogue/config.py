@@ -12,7 +12,7 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BASE_URL = "http://localhost:8000/"
 # The content folder's layout: what every stage that reads content/ (or watches it) finds where.
 PAPERS_DIR = "papers"
-PAGES_DIR = "pages"  # the curator's hand-written pages, each at /pages/<slug>/
+PAGES_DIR = "pages"  # the curator's guides (hand-written pages), each at /pages/<slug>/
 INTROS_DIR = "intros"  # introductions to theme, tag and venue pages: intros/tags/<id>.md, …
 SOURCES_DIR = "sources"  # the raw lists papers were imported from, which `source:` names
 TAXONOMY_FILE = "taxonomy.yaml"

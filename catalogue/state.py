@@ -328,8 +328,9 @@ def code_version() -> str:
 
 
 def inputs(config: SiteConfig) -> Iterator[Path]:
-    """Every file a build reads: the papers, the curator's pages and introductions, the
-    vocabulary and the ledger, the templates and the static files (named as the stages that read them name them)."""
+    """Every file a build reads: the papers, the curator's guides and introductions, the
+    vocabulary and the ledger, the templates and the static files (named as the stages that
+    read them name them)."""
     yield from files_in(config.content_dir / PAPERS_DIR, recursive=False)
     yield from files_in(config.content_dir / PAGES_DIR, recursive=True)
     yield from files_in(config.content_dir / INTROS_DIR, recursive=True)

@@ -41,8 +41,8 @@ def test_a_page_and_introductions_are_built_listed_and_in_the_sitemap(small_site
      ["pages/Guide_1.md:1: slug 'Guide_1' is not a valid URL part — name the file (or write `slug:`) in lower-case "
       "ASCII letters, digits and single hyphens"]),
     ("pages/guide.md", "---\ntitle: Guide\n---\n\nSome\u202etext.\n",
-     ["pages/guide.md:5: the text holds U+202E RIGHT-TO-LEFT OVERRIDE, a bidirectional control, which reorders "
-      "what readers see — delete it"]),
+     ["pages/guide.md:5: the page holds U+202E RIGHT-TO-LEFT OVERRIDE, a bidirectional control, which reorders "
+      "what readers see — delete it: it comes after “Some”"]),
     ("intros/tags/kv-cahce.md", "Caches.\n", ["intros/tags/kv-cahce.md:1: no tag `kv-cahce` to introduce — rename "
                                               "the file to kv-cache.md"]),
     ("intros/kv-cache.md", "Caches.\n", ["intros/kv-cache.md:1: an introduction belongs in intros/themes/, "

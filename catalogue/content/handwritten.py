@@ -1,5 +1,5 @@
-"""The curator's own words beside the papers: hand-written pages (`content/pages/*.md`, front
-matter and Markdown, each at `/pages/<slug>/` and in the navigation) and introductions to
+"""The curator's own words beside the papers: guides (`content/pages/*.md`, front matter and
+Markdown, each at `/pages/<slug>/` and in the navigation) and introductions to
 theme, tag and venue pages (`content/intros/themes/<id>.md`, `intros/tags/<id>.md`,
 `intros/venues/<slug>.md`, Markdown alone), shown above their lists. Each file is checked
 like a paper: at its line, with the fix."""
@@ -10,31 +10,23 @@ import difflib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..config import INTROS_DIR, PAGES_DIR
-from ..files import files_in, read_lines
+from ..config import INTROS_DIR
+from ..files import read_lines
 from ..report import ContentError, Diagnostic, Report
-from ..text import character_name, unseen_characters
 from ..urls import SLUG_PATTERN
 from .prose import Guide
+from .schema import check_characters
 from .source import parse_source
 
 if TYPE_CHECKING:
     from .model import Taxonomy, Venue
 
-PAGE_KEYS = {"title": str, "description": str, "slug": str}  # a hand-written page's front matter
+PAGE_KEYS = {"title": str, "description": str, "slug": str}  # a guide's front matter
 INTRO_KINDS = ("themes", "tags", "venues")  # content/intros/<kind>/<id>.md
 
 
-def page_files(content_dir: Path) -> list[Path]:
-    return sorted(path for path in files_in(content_dir / PAGES_DIR, recursive=False) if path.suffix == ".md")
-
-
-def intro_files(content_dir: Path) -> list[Path]:
-    return sorted(path for path in files_in(content_dir / INTROS_DIR, recursive=True) if path.suffix == ".md")
-
-
 def read_guide(path: Path) -> tuple[Guide | None, tuple[Diagnostic, ...]]:
-    """A hand-written page, or None, with what is wrong with its file."""
+    """A guide, or None, with what is wrong with its file."""
     report = Report()
     try:
         source = parse_source(path, read_lines(path), notes=False)  # a page's own `## Notes` is its text
@@ -55,8 +47,9 @@ def read_guide(path: Path) -> tuple[Guide | None, tuple[Diagnostic, ...]]:
     if isinstance(slug, str) and not SLUG_PATTERN.match(slug):
         report.error(path, source.lines.get(("slug",), 1), f"slug {slug!r} is not a valid URL part",
                      "name the file (or write `slug:`) in lower-case ASCII letters, digits and single hyphens")
-    _check_characters(path, [(str(value), source.lines.get((key,), 1)) for key, value in meta.items()]
-                      + [(source.body, source.body_start)], report)
+    for key, value in meta.items():
+        check_characters(path, str(value), source.lines.get((key,), 1), f"`{key}`", report)
+    check_characters(path, source.body, source.body_start, "the page", report)
     if report.errors:
         return None, tuple(report.diagnostics)
     return Guide(slug, meta["title"].strip(), meta.get("description", "").strip(), source.body, path), ()
@@ -71,7 +64,7 @@ def read_intro(path: Path) -> tuple[str | None, tuple[Diagnostic, ...]]:
         return None, tuple(error.diagnostics)
     text = "\n".join(lines).strip("\n")
     start = next((number for number, line in enumerate(lines, start=1) if line.strip()), 1)
-    _check_characters(path, [(text, start)], report)
+    check_characters(path, text, start, "the introduction", report)
     if not text.strip():
         report.error(path, 1, "the introduction is empty", "write it in Markdown, or delete the file")
     return (None if report.errors else text), tuple(report.diagnostics)
@@ -98,9 +91,3 @@ def named_intros(intros: dict[Path, str], content_dir: Path, taxonomy: Taxonomy,
             found.append(((kind[:-1], key), text))
     return tuple(found)
 
-
-def _check_characters(path: Path, texts: list[tuple[str, int]], report: Report) -> None:
-    for text, start in texts:
-        for index, char, what in unseen_characters(text):
-            report.error(path, start + text.count("\n", 0, index), f"the text holds {character_name(char)}, {what}",
-                         "delete it")

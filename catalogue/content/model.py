@@ -233,7 +233,7 @@ class Catalogue:
         self.papers = sorted((p for p in papers if not p.withdrawn), key=_catalogue_order)
         self.taxonomy = taxonomy
         self.redirects = redirects  # content/redirects.txt, as `redirects.Redirect`s
-        self.prose = prose or Prose()  # the curator's hand-written pages and introductions
+        self.prose = prose or Prose()  # the curator's guides and introductions
         self.revision = next_revision()
         self.changes = Changes.all()  # what made this revision from the one before
         self._themes_of_tag: dict[str, tuple[str, ...]] = {}

@@ -7,6 +7,7 @@ import datetime
 import difflib
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..config import TAXONOMY_FILE
@@ -186,15 +187,10 @@ def _check_characters(source: PageSource, report: Report) -> None:
     for key, value in source.meta.items():
         for text in value if isinstance(value, list) else [value]:
             if isinstance(text, str):
-                for index, char, what in unseen_characters(text):
-                    report.error(source.path, _line(source, key), f"`{key}` holds {character_name(char)}, "
-                                 f"{what}", f"delete it: it comes {_place(text, index)}")
+                check_characters(source.path, text, _line(source, key), f"`{key}`", report)
     body = source.body
-    for text, start, name in ((body, source.body_start, "the abstract"),
-                              (source.notes, source.notes_start, "the notes")):
-        for index, char, what in unseen_characters(text):
-            report.error(source.path, start + text.count("\n", 0, index),
-                         f"{name} holds {character_name(char)}, {what}", f"delete it: it comes {_place(text, index)}")
+    check_characters(source.path, body, source.body_start, "the abstract", report)
+    check_characters(source.path, source.notes, source.notes_start, "the notes", report)
     title = source.meta.get("title")
     if isinstance(title, str) and (emoji := emoji_in(title)):
         report.warning(source.path, _line(source, "title"), f"the title holds an emoji ({emoji})",
@@ -204,6 +200,14 @@ def _check_characters(source: PageSource, report: Report) -> None:
         report.warning(source.path, source.body_start, f"the abstract is {len(body):,} characters long, longer than "
                        f"any real abstract ({LONGEST_ABSTRACT:,})",
                        "keep the paper's abstract only: a paste of more makes a heavy page and skews related papers")
+
+
+def check_characters(path: Path, text: str, start: int, name: str, report: Report) -> None:
+    """Each invisible, control or bidirectional character of `text` (whose first line is the
+    file's line `start`) as an error at its line, saying after which words it comes."""
+    for index, char, what in unseen_characters(text):
+        report.error(path, start + text.count("\n", 0, index), f"{name} holds {character_name(char)}, {what}",
+                     f"delete it: it comes {_place(text, index)}")
 
 
 def _place(text: str, index: int) -> str:

@@ -36,7 +36,7 @@ _SKIP_VERBS = _AUXILIARIES | {"call", "dub", "name", "term", "coin", "refer", "b
 # `we answer this question`, `we shed light on…` make no title.
 _DISCOURSE_VERBS = {"take", "answer", "fill", "bridge", "close", "shed", "pave", "make", "go", "step", "turn",
                     "move", "aim", "seek", "try", "attempt", "set", "begin", "start", "highlight", "raise",
-                    "pose", "give", "take", "put", "bring", "lay", "open", "draw", "respond"}
+                    "pose", "give", "put", "bring", "lay", "open", "draw", "respond"}
 _FOCUS_VERBS = {"focus", "focuses", "concentrate", "concentrates", "center", "centers"}
 # Words between `that` and its verb that are no verb themselves: `that better reflects`.
 _ADVERBS = r"(?:[\w-]+(?:ly|-wise)|better|more|less|also|still|further|often|even|only|always|never|rather|thus) "
@@ -126,7 +126,7 @@ def _main_clause(text: str) -> str:
                      re.IGNORECASE)
     if not match:
         return text
-    return re.sub(r"^(?:they|it|these|this) ", f"{match.group('subject')} ", match.group("main"))
+    return re.sub(r"^(?:they|it|these|this) ", lambda _: f"{match.group('subject')} ", match.group("main"))
 
 
 def _gerund_clause(text: str) -> str:

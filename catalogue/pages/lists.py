@@ -67,7 +67,7 @@ def links(papers: Sequence[Paper]) -> dict[str, int]:
 
 
 def navigation(tally: dict[str, tuple], guides: tuple[Guide, ...] = ()) -> dict[str, tuple]:
-    """The left navigation shown on every page: the curator's pages (by slug and title: what
+    """The left navigation shown on every page: the curator's guides (by slug and title: what
     they say is theirs), themes and venues (counts are in counts.css); the tags, a long list,
     have their own page."""
     return {"guides": tuple((page.slug, page.title) for page in guides),
