@@ -96,7 +96,7 @@ def test_a_pages_own_notes_heading_is_its_text_and_stray_files_are_named(small_s
     (small_site.content / "pages/guide.txt").unlink()
     (small_site.content / "pages/old/draft.md").unlink()
     page = load_catalogue(small_site.content, Report()).prose.guides[0]
-    assert page.body.endswith("## Notes\n\nStill the page.")
+    assert page.body.text.endswith("## Notes\n\nStill the page.")
 
 
 def test_a_broken_link_in_a_papers_notes_is_named_at_its_line(small_site):
@@ -108,3 +108,14 @@ def test_a_broken_link_in_a_papers_notes_is_named_at_its_line(small_site):
         build_site(small_site.config(search=False, social_images=False), Report())
     assert [str(d).replace(f"{small_site.content}/", "") for d in error.value.diagnostics] == [
         f"papers/samba.md:{line}: the link /papers/nowhere/ leads to no page — fix the link in the notes"]
+
+
+def test_a_formula_that_cannot_be_typeset_in_a_guide_or_an_introduction_is_a_warning_at_its_line(small_site):
+    small_site.write("content/pages/guide.md", GUIDE + "\nA broken $\\frac{a$ formula.\n")
+    small_site.write("content/intros/tags/kv-cache.md", "\nCaches.\n\nAnd $\\sqrt{$ too.\n")
+    report = Report()
+    build_site(small_site.config(search=False, social_images=False), report)
+    assert sorted(str(w).replace(f"{small_site.content}/", "") for w in report.warnings
+                  if "formula" in w.message) == [
+        "intros/tags/kv-cache.md:4: warning: formula shown as TeX code: \\sqrt{ — fix the LaTeX",
+        "pages/guide.md:8: warning: formula shown as TeX code: \\frac{a — fix the LaTeX"]

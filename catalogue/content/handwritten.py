@@ -14,7 +14,7 @@ from ..config import INTROS_DIR
 from ..files import read_lines
 from ..report import ContentError, Diagnostic, Report
 from ..urls import SLUG_PATTERN
-from .prose import Guide
+from .prose import Guide, Written
 from .schema import check_characters
 from .source import parse_source
 
@@ -52,10 +52,11 @@ def read_guide(path: Path) -> tuple[Guide | None, tuple[Diagnostic, ...]]:
     check_characters(path, source.body, source.body_start, "the page", report)
     if report.errors:
         return None, tuple(report.diagnostics)
-    return Guide(slug, meta["title"].strip(), meta.get("description", "").strip(), source.body, path), ()
+    body = Written(source.body, path, source.body_start)
+    return Guide(slug, meta["title"].strip(), meta.get("description", "").strip(), body), ()
 
 
-def read_intro(path: Path) -> tuple[str | None, tuple[Diagnostic, ...]]:
+def read_intro(path: Path) -> tuple[Written | None, tuple[Diagnostic, ...]]:
     """An introduction's Markdown, or None, with what is wrong with its file."""
     report = Report()
     try:
@@ -67,11 +68,11 @@ def read_intro(path: Path) -> tuple[str | None, tuple[Diagnostic, ...]]:
     check_characters(path, text, start, "the introduction", report)
     if not text.strip():
         report.error(path, 1, "the introduction is empty", "write it in Markdown, or delete the file")
-    return (None if report.errors else text), tuple(report.diagnostics)
+    return (None if report.errors else Written(text, path, start)), tuple(report.diagnostics)
 
 
-def named_intros(intros: dict[Path, str], content_dir: Path, taxonomy: Taxonomy,
-                 venues: list[Venue], report: Report) -> tuple[tuple[tuple[str, str], str], ...]:
+def named_intros(intros: dict[Path, Written], content_dir: Path, taxonomy: Taxonomy,
+                 venues: list[Venue], report: Report) -> tuple[tuple[tuple[str, str], Written], ...]:
     """Each introduction under the theme, tag or venue its file names; a file that names none
     is an error with the nearest there is."""
     known = {"themes": list(taxonomy.themes), "tags": list(taxonomy.tags), "venues": [v.slug for v in venues]}

@@ -18,7 +18,7 @@ from ..content.model import (
     Venue,
 )
 from ..content.names import author_slug, family_initial, name_order
-from ..content.prose import Guide
+from ..content.prose import Guide, Written
 from ..relate.maps import MainTheme
 from .page import Page
 
@@ -108,7 +108,8 @@ def _numbered(first: str, template: str, title: str, crumbs: tuple, chunks: list
     return pages
 
 
-def venue_pages(venue: Venue, listings: tuple[Listing, ...], taxonomy: Taxonomy, intro: str = "") -> list[Page]:
+def venue_pages(venue: Venue, listings: tuple[Listing, ...], taxonomy: Taxonomy,
+                intro: Written | None = None) -> list[Page]:
     """A venue's papers grouped by their main theme (in the taxonomy's order), in pages."""
     main_theme = MainTheme(taxonomy)
     last = len(main_theme.themes)
@@ -142,7 +143,7 @@ def _or(value: int | None, default: int) -> int:
 
 
 def tag_pages(tag: Tag, tagged: tuple[Listing, ...], themes: tuple[Theme, ...], taxonomy: Taxonomy,
-              intro: str = "") -> list[Page]:
+              intro: Written | None = None) -> list[Page]:
     return paginated(urls.tag(tag.id), "tag.html", tag.label, (("Tags", urls.TAGS),), tagged,
                      {"tag": tag, "themes": themes, "related": related_tags(tag.id, tagged, taxonomy), "intro": intro})
 
@@ -175,7 +176,7 @@ def theme_shown(catalogue: Catalogue, theme: Theme) -> tuple:
             tuple(sorted(per_venue.items(), reverse=True)))
 
 
-def theme_page(theme: Theme, groups: tuple, count: int, per_venue: tuple, intro: str = "") -> tuple[Page]:
+def theme_page(theme: Theme, groups: tuple, count: int, per_venue: tuple, intro: Written | None = None) -> tuple[Page]:
     """A theme: its papers per venue, and the first papers of each of its tags."""
     return (Page(urls.theme(theme.id), "theme.html", theme.title, (("Themes", urls.THEMES),), {
         "theme": theme, "groups": groups, "count": count, "per_venue": per_venue, "intro": intro}),)

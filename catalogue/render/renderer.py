@@ -11,7 +11,8 @@ import jinja2
 import markupsafe
 
 from ..config import SiteConfig
-from ..content.model import Paper, Taxonomy
+from ..content.model import Taxonomy
+from ..content.prose import Written
 from ..content.names import author_slug
 from ..pages.page import Page
 from ..pages.papers import SOCIAL_IMAGE_TEMPLATE
@@ -123,7 +124,8 @@ class PageRenderer:
         except Exception as error:  # a template that raises: name its line, keep serving
             raise ContentError([runtime_diagnostic(error, page, self.config.templates_dir)]) from error
         paper = page.context.get("paper") if page.template == "paper.html" else None
-        warnings = failed_math(paper, self.markup.failed_math) + unwritable_in_bibtex(paper) if paper else ()
+        warnings = failed_math(_written_in(page), self.markup.failed_math)
+        warnings += unwritable_in_bibtex(paper) if paper else ()
         if page.template.endswith(".html"):
             html = unindented(html)
         return Rendered(html.encode("utf-8"), warnings)
@@ -203,15 +205,24 @@ def unindented(html: str) -> str:
     return "".join(parts)
 
 
-def failed_math(paper: Paper, formulas: list[str]) -> tuple[Diagnostic, ...]:
-    """A warning at each line of the paper's file holding a formula that could not be converted
-    while its page was rendered (a formula from another paper's title, in its related list, is
+def _written_in(page: Page) -> list[Written]:
+    """What a curator wrote that the page shows as its own: a paper's title, abstract and notes
+    on its page, a guide's text, an introduction."""
+    context = page.context
+    paper = context.get("paper") if page.template == "paper.html" else None
+    written = [Written(paper.title, paper.path, paper.line_of("title")),
+               Written(paper.body, paper.path, paper.body_start),
+               Written(paper.notes, paper.path, paper.notes_start)] if paper else []
+    written += [context["guide"].body] if "guide" in context else []
+    return written + ([context["intro"]] if context.get("intro") else [])
+
+
+def failed_math(written: list[Written], formulas: list[str]) -> tuple[Diagnostic, ...]:
+    """A warning at each line of a curator's file holding a formula that could not be converted
+    while the page was rendered (a formula from another paper's title, in its related list, is
     that paper's to report)."""
     found = []
     for tex in dict.fromkeys(formulas):
-        places = [paper.line_of("title")] if tex in paper.title else []
-        places += [paper.body_line(tex)] if tex in paper.body else []
-        places += [paper.notes_line(tex)] if tex in paper.notes else []
-        found += [Diagnostic(paper.path, line, f"formula shown as TeX code: {tex}", "fix the LaTeX", "warning")
-                  for line in places]
+        found += [Diagnostic(text.path, line, f"formula shown as TeX code: {tex}", "fix the LaTeX", "warning")
+                  for text in written if (line := text.line_of(tex))]
     return tuple(found)
