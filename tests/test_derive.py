@@ -150,6 +150,11 @@ def test_phrases_keep_their_grammar(abstract, title):
     ("Can models remember? We take the first steps toward answering this question. We study the memory of "
      "recurrent models over long inputs.", "Memory of recurrent models over long inputs"),
     ("We focus on the calibration of long-context retrieval.", "Calibration of long-context retrieval"),
+    ("Models forget. In this paper, we empirically study the memory of recurrent models.",
+     "Memory of recurrent models"),
+    ("Linear transformers are fast. This work describes a hardware-efficient algorithm for training linear "
+     "transformers.", "Hardware-efficient algorithm for training linear transformers"),
+    ("In this work, we propose a novel method called RankRAG.", "RankRAG"),
     ("We study the ``perturb-then-diagonalize'' recipe for state space models.",
      "Perturb-then-diagonalize recipe for state space models"),
 ])

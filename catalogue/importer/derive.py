@@ -206,7 +206,7 @@ def _named_title(name: str, what: str) -> str:
     if what.lower().startswith(name.lower()):  # `we propose X, which …` read as what X is
         what = re.sub(r"^[\s,:–—-]*(?:is |are )?", "", what[len(name):])
     what = capitalise(noun_phrase(what))
-    if not what or what.lower() == name.lower():
+    if not what or what.lower() == name.lower() or is_generic(what):  # `RankRAG`, not `RankRAG: Method`
         return fit(name)
     title = fit(f"{name}: {what}")
     kept = len(title.split()) - len(name.split())

@@ -11,20 +11,23 @@ import re
 from ..text import outside_math
 from .fitting import MAX_TITLE, STOP_TAIL
 
+# Words that may come between who states a contribution and its verb: `we also`, `we empirically`.
+_ADVERBIALS = r"(?:,? (?:also|further|first|then|thus|hence|therefore|now|here|instead|\w+ly),?){0,2}"
 # Who states a contribution: `we`, `this paper`, `our work`, with `also`, `further`, `first`.
 SUBJECT = (r"(?:\b[Ww]e|\b(?:[Tt]his|[Oo]ur|[Tt]he present) (?:position )?(?:paper|work|article|study|research))"
-           r"(?:,? (?:also|further|first|then|thus|hence|therefore|now|here|instead|\w+ly),?){0,2}")
+           + _ADVERBIALS)
 # How it states a contribution that has a name: `we propose`, `introducing`, `we build`.
 INTRO_VERB = (r"(?:propos|introduc|creat|devis)(?:e|es|ed|ing)"
               r"|(?:present|develop|design|construct|unveil)(?:s|ed|ing)?|build(?:s|ing)?|built")
 
 _MAIN_SENTENCE = re.compile(r"^(?:In this (?:position )?(?:paper|work|study|article)"
                             r"|This (?:position )?(?:paper|work|study|article)|Here)\b")
-_CONTRIBUTION = re.compile(rf"{SUBJECT}(?:,? we)? (?P<verb>[a-z]+)(?P<rest>(?: about)? .+)")  # `In this paper we show`
+# `In this paper we show`, `In this paper, we empirically examine`.
+_CONTRIBUTION = re.compile(rf"{SUBJECT}(?:,? we{_ADVERBIALS})? (?P<verb>[a-z]+)(?P<rest>(?: about)? .+)")
 _STUDY_VERBS = re.compile(r"(?:stud(?:y|ies)|investigates?|explores?|analy[sz]es?|examines?|characteri[sz]es?"
                           r"|revisits?|considers?|address(?:es)?|tackles?|discuss(?:es)?|probes?"
                           r"|quantif(?:y|ies)|reviews?)$")
-_NAMING_VERBS = re.compile(rf"(?:{INTRO_VERB}|provid\w+|offer\w*|deriv\w+|establish\w*|is|are)$")
+_NAMING_VERBS = re.compile(rf"(?:{INTRO_VERB}|provid\w+|offer\w*|deriv\w+|establish\w*|describ\w+|outlin\w+|is|are)$")
 _CLAUSE_VERBS = re.compile(r"(?:show|demonstrate|find|prove|argue|discover|reveal|observe|disclose"
                            r"|hypothesi[sz]e|conclude|discuss|establish|report|confirm|verif(?:y|ie))s?$")
 _AUXILIARIES = {"is", "are", "was", "were", "has", "have", "had", "does", "do", "did", "can",
