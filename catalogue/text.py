@@ -68,6 +68,12 @@ def _readable_tex(tex: str) -> str:
 # citations, or reorder what is shown (a bidirectional override can make text read backwards).
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 _JOINERS = frozenset("\u200c\u200d")  # parts of emoji sequences and of some scripts' words
+_NOT_PLAIN_ASCII = re.compile(r"[^\t\n\r\x20-\x7e]")
+
+
+def plain_ascii(text: str) -> bool:
+    """Whether `text` is printable ASCII, tabs and line ends only (nothing to look at closer)."""
+    return _NOT_PLAIN_ASCII.search(text) is None
 
 
 def unseen_characters(text: str) -> list[tuple[int, str, str]]:
@@ -75,7 +81,8 @@ def unseen_characters(text: str) -> list[tuple[int, str, str]]:
     ends) or a bidirectional control: its index, the character and what it is. A joiner
     between two non-ASCII characters (an emoji sequence, a Persian word) is left alone."""
     found = []
-    for index, char in enumerate(text):
+    for match in _NOT_PLAIN_ASCII.finditer(text):  # most text is plain ASCII: only the rest is looked at
+        index, char = match.start(), match.group()
         category = unicodedata.category(char)
         if char in _BIDI:
             found.append((index, char, "a bidirectional control, which reorders what readers see"))
@@ -98,5 +105,7 @@ def character_name(char: str) -> str:
 
 def emoji_in(text: str) -> str:
     """The first emoji in `text` (pictographs and dingbats), or ""."""
+    if text.isascii():
+        return ""
     return next((char for char in text if unicodedata.category(char) == "So"
                  and (ord(char) >= 0x1F000 or 0x2600 <= ord(char) <= 0x27BF)), "")

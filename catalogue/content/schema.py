@@ -12,7 +12,7 @@ from typing import Any
 
 from ..config import TAXONOMY_FILE
 from ..report import Report
-from ..text import character_name, emoji_in, unseen_characters
+from ..text import character_name, emoji_in, plain_ascii, unseen_characters
 from ..urls import SLUG_PATTERN
 from . import yamltext
 from .model import (
@@ -184,18 +184,22 @@ def _check_values(source: PageSource, report: Report) -> None:
 def _check_characters(source: PageSource, report: Report) -> None:
     """Text as readers see it: no invisible, control or bidirectional characters anywhere (an
     error at their line), no emoji in a title and no abstract longer than any real one (warnings)."""
-    for key, value in source.meta.items():
-        for text in value if isinstance(value, list) else [value]:
-            if isinstance(text, str):
-                check_characters(source.path, text, _line(source, key), f"`{key}`", report)
+    fields = [(key, text) for key, value in source.meta.items()
+              for text in (value if isinstance(value, list) else [value]) if isinstance(text, str)]
     body = source.body
-    check_characters(source.path, body, source.body_start, "the abstract", report)
-    check_characters(source.path, source.notes, source.notes_start, "the notes", report)
-    title = source.meta.get("title")
-    if isinstance(title, str) and (emoji := emoji_in(title)):
-        report.warning(source.path, _line(source, "title"), f"the title holds an emoji ({emoji})",
-                       "titles are cited and searched as the paper has them: take it out unless the paper's "
-                       "own title has it")
+    everything = "".join(text for _, text in fields) + body + source.notes
+    if not plain_ascii(everything):  # most files are: nothing more to look at
+        if unseen_characters(everything):  # where, field by field
+            for key, text in fields:
+                if unseen_characters(text):
+                    check_characters(source.path, text, _line(source, key), f"`{key}`", report)
+            check_characters(source.path, body, source.body_start, "the abstract", report)
+            check_characters(source.path, source.notes, source.notes_start, "the notes", report)
+        title = source.meta.get("title")
+        if isinstance(title, str) and (emoji := emoji_in(title)):
+            report.warning(source.path, _line(source, "title"), f"the title holds an emoji ({emoji})",
+                           "titles are cited and searched as the paper has them: take it out unless the paper's "
+                           "own title has it")
     if len(body) > LONGEST_ABSTRACT:
         report.warning(source.path, source.body_start, f"the abstract is {len(body):,} characters long, longer than "
                        f"any real abstract ({LONGEST_ABSTRACT:,})",

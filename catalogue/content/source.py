@@ -92,7 +92,7 @@ def parse_source(path: Path, lines: list[str], notes: bool = True) -> PageSource
         raise _error(path, 2, "the front matter is not a set of `key: value` fields",
                      "write one `key: value` per line between the `---` lines")
     body_start = end + 2 + len(body) - len(body.lstrip("\n"))
-    heading = notes_heading(lines, end + 1) if notes else None
+    heading = notes_heading(lines, end + 1) if notes and NOTES_HEADING in body else None
     if heading is None:
         return PageSource(path, meta, key_lines, body.strip("\n"), body_start)
     after = lines[heading + 1:]
