@@ -210,25 +210,19 @@ def test_an_import_keeps_its_list_in_content_sources(scratch, lists):
         "(its papers' `source:` will name it), then import it again"]
 
 
-def test_a_list_for_a_new_edition_of_a_listed_conference_is_refused_with_its_entry_to_add(scratch):
-    scratch.write("lists/neurips.txt", f"\nNeurIPS 2026 accepted papers\n\n{SAMBA}\n")
+@pytest.mark.parametrize("venue, hint", [
+    ("NeurIPS 2026", "NeurIPS 2026 is a new edition of NeurIPS (content/venues.yaml lists NeurIPS 2023): add it "
+                     "under `venues:`, with its proceedings, first day and booktitle if known —\n"
+                     "  - name: NeurIPS\n    year: 2026\n    title: Advances in Neural Information Processing Systems"),
+    ("COLM 2024", "add it to content/venues.yaml (name, year, title), or use one listed there "
+                  "(or pass `--venue VENUE` for the whole file)"),
+])
+def test_a_list_for_a_venue_not_in_the_venues_file_is_refused_at_its_header_with_what_to_add(scratch, venue, hint):
+    listed = scratch.write("lists/new.txt", f"\n{venue} accepted papers\n\n{SAMBA}\n")
     report = Report()
-    result = import_lists([scratch.root / "lists/neurips.txt"], scratch.content, None, report)
+    result = import_lists([listed], scratch.content, None, report)
     assert result.added == [] and [str(e) for e in report.errors] == [
-        f"{scratch.root / 'lists/neurips.txt'}:2: the header names venue `NeurIPS 2026`, which content/venues.yaml "
-        "does not list — NeurIPS 2026 is a new edition of NeurIPS (content/venues.yaml lists NeurIPS 2023): add it "
-        "under `venues:`, with its proceedings, first day and booktitle if known —\n"
-        "  - name: NeurIPS\n    year: 2026\n    title: Advances in Neural Information Processing Systems"]
-
-
-def test_a_list_for_a_venue_not_in_the_venues_file_is_refused_at_its_header(scratch):
-    scratch.write("lists/colm.txt", f"\nCOLM 2024 accepted papers\n\n{SAMBA}\n")
-    report = Report()
-    result = import_lists([scratch.root / "lists/colm.txt"], scratch.content, None, report)
-    assert result.added == [] and [str(e) for e in report.errors] == [
-        f"{scratch.root / 'lists/colm.txt'}:2: the header names venue `COLM 2024`, which "
-        "content/venues.yaml does not list — add it to content/venues.yaml (name, year, title), or use one listed there "
-        "(or pass `--venue VENUE` for the whole file)"]
+        f"{listed}:2: the header names venue `{venue}`, which content/venues.yaml does not list — {hint}"]
 
 
 def paper_file(scratch, words: str) -> Path:

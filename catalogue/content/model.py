@@ -156,11 +156,6 @@ class Paper:
         return next((self.body_start + number for number, line in enumerate(self.body.split("\n"))
                      if first in line), 0)
 
-    def notes_line(self, text: str) -> int:
-        """The file's line where `text` first appears in the curator's notes; 0 if it is not there."""
-        index = self.notes.find(text.split("\n")[0]) if text else -1
-        return self.notes_start + self.notes.count("\n", 0, index) if index >= 0 else 0
-
     def line_of(self, key: str) -> int:
         """The line of a front matter key in the file, for messages."""
         return self.lines.get(key, 1)

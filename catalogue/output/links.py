@@ -19,6 +19,7 @@ from typing import NamedTuple, Protocol
 from urllib.parse import unquote, urlsplit
 
 from ..content.model import Paper
+from ..content.prose import Written
 from ..report import Diagnostic
 
 _LINK_ATTRIBUTES = (b' href="', b' src="', b' action="')
@@ -189,11 +190,12 @@ def explain(broken: Broken, paper_of: Callable[[str], Paper | None], site: Path)
     """Name the paper file and line a broken link comes from, if it is in the abstract (or the
     notes) of the paper the page is of; otherwise the page in `site`, which a template wrote."""
     paper = paper_of(broken.page)
-    places = [(paper.body_line(broken.link), "abstract"), (paper.notes_line(broken.link), "notes")] if paper else []
-    for line, where in places:
-        if line:
-            return Diagnostic(paper.path, line, f"the link {broken.link} {broken.problem}",
-                              f"fix the link in the {where}")
+    if paper:
+        notes = Written(paper.notes, paper.path, paper.notes_start)
+        for line, where in ((paper.body_line(broken.link), "abstract"), (notes.line_of(broken.link), "notes")):
+            if line:
+                return Diagnostic(paper.path, line, f"the link {broken.link} {broken.problem}",
+                                  f"fix the link in the {where}")
     return Diagnostic(site / broken.page, 0, f"the link {broken.link} {broken.problem}",
                       "fix the template or the content that writes it")
 
