@@ -62,14 +62,15 @@ SHOWN = {"abstract": lambda i: f"Revised ({i})", "title": lambda i: f"Zeta {i}: 
          "tags": lambda i: None}
 
 
-def prepare(size: str, root: Path) -> None:
+def prepare(size: str, root: Path, source: Path) -> None:
+    """The catalogue to measure on, with the templates and static files of the code measured."""
     if size == "real":  # the real content with its real ledger, as a curator's checkout has them
         shutil.copytree(ROOT / "content", root / "content")
         shutil.copy(ROOT / "published-urls.txt", root / "published-urls.txt")
     else:
         generate(int(size), root / "content")
-    shutil.copytree(ROOT / "templates", root / "templates")
-    shutil.copytree(ROOT / "static", root / "static")
+    shutil.copytree(source / "templates", root / "templates")
+    shutil.copytree(source / "static", root / "static")
 
 
 def free_port() -> int:
@@ -253,7 +254,7 @@ def measure_hugo(root: Path, edits: int) -> dict:
 def measure(size: str, edits: int, source: Path) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
-        prepare(size, root)
+        prepare(size, root, source)
         extra = () if size == "real" else ("--no-images",)
         clean_code = copy_code(root / "clean-code", source)
         row = {"size": size, "papers": len(list((root / "content/papers").glob("*.md")))}
