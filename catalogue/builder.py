@@ -13,9 +13,10 @@ from typing import TypeVar
 
 from .changeset import ChangeSet, Ready
 from .config import PAPERS_DIR, REDIRECTS_FILE, SiteConfig
+from .content.catalogue import Catalogue
 from .content.history import History, read_history
 from .content.loader import ContentLoader
-from .content.model import Catalogue, Paper
+from .content.model import Paper
 from .output.links import LinkReport, check_links, explain, written_by_curators
 from .output.static import fingerprint_assets, sync_static, write_assets
 from .output.writer import Made, SiteWriter

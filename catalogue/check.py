@@ -8,8 +8,8 @@ from collections import Counter
 from pathlib import Path
 
 from .config import SOURCES_DIR, TAXONOMY_FILE, SiteConfig
+from .content.catalogue import Catalogue
 from .content.loader import load_catalogue
-from .content.model import Catalogue
 from .files import read_lines
 from .importer.slugs import slug_source, slugify
 from .pipeline import check_site

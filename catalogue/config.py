@@ -21,6 +21,21 @@ AUTHORS_FILE = "authors.yaml"
 REDIRECTS_FILE = "redirects.txt"
 SITE_FILE = "site.yaml"
 LEDGER_FILE = "published-urls.txt"  # beside content/: the build keeps it, so it is no curator's file
+CONTENT_LAYOUT = (  # what each part of content/ holds, for the reference (docs/reference.md)
+    (f"{PAPERS_DIR}/<slug>.md", "one paper: front matter and its abstract, then the curator's notes"),
+    (TAXONOMY_FILE, "the controlled vocabulary: tags, and the themes that group them"),
+    (VENUES_FILE, "the conference editions papers are filed under"),
+    (SITE_FILE, "the site's address, title and description"),
+    (AUTHORS_FILE, "optional: several spellings of one person's name"),
+    (REDIRECTS_FILE, "optional: old addresses and where they lead now, `/old/path/ /new/path/` a line "
+                     "(written when a `tags` command removes a tag)"),
+    (f"{PAGES_DIR}/<slug>.md", "optional: guides, pages of the curator's own at `/pages/<slug>/`"),
+    (f"{INTROS_DIR}/themes/<id>.md, {INTROS_DIR}/tags/<id>.md, {INTROS_DIR}/venues/<slug>.md",
+     "optional: an introduction in Markdown above a theme's, tag's or venue's list"),
+    (f"{SOURCES_DIR}/", "the raw lists papers were imported from, which a paper's `source:` names"),
+    (f"../{LEDGER_FILE}", "every address ever published, kept by the build (beside content/, not in it): "
+                          "an address in it can never be dropped"),
+)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from .changeset import ChangeSet
 from .config import SiteConfig
+from .content.catalogue import Catalogue
 from .content.history import state as history_state
-from .content.model import Catalogue
 from .files import signature, write_if_changed
 from .ledger import record
 from .output.links import external_links

@@ -41,15 +41,12 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from .changeset import SITE_FILES, ChangeSet
 from .config import INTROS_DIR, PAGES_DIR, PAPERS_DIR, TAXONOMY_FILE, SiteConfig
 from .files import Signature, files_in, signature, write_atomic
 from .report import Diagnostic
-
-if TYPE_CHECKING:
-    from .pages.checks import GroupFacts
 
 FORMAT = 2  # of the state file; raise it when a record changes shape
 PACKAGE = Path(__file__).resolve().parent
@@ -124,10 +121,23 @@ class SourceRecord(NamedTuple):
 
 
 @dataclass(frozen=True)
+class GroupFacts:
+    """What the plan's checks, the sitemap and the summary need of a group's pages
+    (`pages.checks.group_facts` makes it)."""
+
+    files: tuple[str, ...]  # in the order of its pages
+    sitemap: tuple[str, ...] = ()  # its pages a reader can land on: folders, not redirects
+    published: frozenset[str] = frozenset()  # the addresses the ledger keeps
+    drafts: frozenset[str] = frozenset()  # files made only for draft papers
+    draft_paths: frozenset[str] = frozenset()
+    redirects: int = 0  # pages that send a reader on
+
+
+@dataclass(frozen=True)
 class GroupRecord:
     """A page group as last made: the key of its maker's arguments, the key of the templates
     and shared context its pages were rendered with, those templates, and what the plan's
-    checks need of its pages (`pages.checks.GroupFacts`)."""
+    checks need of its pages."""
 
     key: bytes
     rendered_with: bytes

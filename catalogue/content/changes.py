@@ -21,10 +21,9 @@ import itertools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .model import Paper
+from .model import Paper
 
 _revisions = itertools.count(int.from_bytes(os.urandom(7), "big") << 8)  # no process starts where another did
 

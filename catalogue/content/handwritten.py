@@ -14,6 +14,7 @@ from ..config import INTROS_DIR
 from ..files import read_lines
 from ..report import ContentError, Diagnostic, Report
 from ..urls import SLUG_PATTERN
+from .keys import Key, KeyTable
 from .prose import Guide, Written
 from .schema import check_characters
 from .source import parse_source
@@ -21,7 +22,13 @@ from .source import parse_source
 if TYPE_CHECKING:
     from .model import Taxonomy, Venue
 
-PAGE_KEYS = {"title": str, "description": str, "slug": str}  # a guide's front matter
+GUIDE_KEYS = KeyTable("Guides", "content/pages/<slug>.md", "A page of the curator's own, front matter and "
+                      "Markdown, at `/pages/<slug>/` and in the navigation.", (
+    Key("title", str, "The page's title, in the navigation too.", required=True),
+    Key("description", str, "One sentence on what it says, for previews and search engines."),
+    Key("slug", str, "The last part of its address, if not the file's name: lower-case ASCII letters, digits "
+                     "and single hyphens."),
+))
 INTRO_KINDS = ("themes", "tags", "venues")  # content/intros/<kind>/<id>.md
 
 
@@ -35,15 +42,16 @@ def read_guide(path: Path) -> tuple[Guide | None, tuple[Diagnostic, ...]]:
     meta = source.meta
     for key, value in meta.items():
         line = source.lines.get((key,), 1)
-        if key not in PAGE_KEYS:
-            close = difflib.get_close_matches(str(key), PAGE_KEYS, n=1)
+        if key not in GUIDE_KEYS.kinds:
+            close = difflib.get_close_matches(str(key), GUIDE_KEYS.kinds, n=1)
             report.error(path, line, f"unknown key `{key}`",
-                         f"did you mean `{close[0]}`?" if close else f"a page has {', '.join(PAGE_KEYS)}")
+                         f"did you mean `{close[0]}`?" if close else f"a page has {', '.join(GUIDE_KEYS.kinds)}")
         elif not isinstance(value, str) or not value.strip():
             report.error(path, line, f"`{key}` must be text", f"write `{key}:` and its text on one line")
     slug = meta.get("slug", path.stem)
-    if "title" not in meta:
-        report.error(path, 1, "`title` is missing", "add a `title:` line to the front matter")
+    for key in GUIDE_KEYS.required:
+        if key not in meta:
+            report.error(path, 1, f"`{key}` is missing", f"add a `{key}:` line to the front matter")
     if isinstance(slug, str) and not SLUG_PATTERN.match(slug):
         report.error(path, source.lines.get(("slug",), 1), f"slug {slug!r} is not a valid URL part",
                      "name the file (or write `slug:`) in lower-case ASCII letters, digits and single hyphens")

@@ -16,21 +16,16 @@ from ..files import Signature, is_editors_file, signature
 from ..ledger import read_ledger
 from ..report import ContentError, Diagnostic, Report
 from ..state import BuildState, SourceRecord, digest
+from .catalogue import Catalogue
 from .changes import PaperChange
 from .handwritten import named_intros, read_guide, read_intro
-from .model import Catalogue, Paper, Prose, Taxonomy
+from .model import Paper, Taxonomy
 from .paperlinks import unversioned
 from .people import author_redirects, load_author_names
+from .prose import Prose
 from .redirects import read_redirects
 from .schema import Vocabulary, validate
-from .source import (
-    fingerprint,
-    is_paper_file,
-    paper_files,
-    papers_folder,
-    read_source,
-    stray,
-)
+from .source import fingerprint, is_paper_file, paper_files, papers_folder, read_source, stray
 from .taxonomy import load_taxonomy
 from .venues import load_venues
 

@@ -13,10 +13,18 @@ from .. import urls
 from ..config import AUTHORS_FILE
 from ..report import Report
 from . import yamltext
+from .keys import Key, KeyTable
 from .names import author_slug
 from .redirects import Redirect
 
-HOW = "see README, Curating: each entry lists one person's names, the one to show first"
+AUTHOR_KEYS = KeyTable("Authors", "content/authors.yaml", "People whose name is spelt more than one way "
+                       "(an optional file).", (
+    Key("authors", list, "One entry a person, listing their names, the one to show first: "
+                         "`- [André F. T. Martins, Andre Martins]`. A paper written with another of them is shown "
+                         "under the first, and the other name's page leads there; paper files keep their spelling.",
+        required=True),
+))
+HOW = "see docs/reference.md, content/authors.yaml: each entry lists one person's names, the one to show first"
 
 
 def load_author_names(content_dir: Path, report: Report) -> dict[str, str] | None:

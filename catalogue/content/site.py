@@ -17,10 +17,19 @@ from ..config import SITE_FILE
 from ..files import read_text
 from ..report import ContentError, Report
 from . import yamltext
+from .keys import Key, KeyTable
 from .model import URL_PATTERN
 
-HOW = "see README, Curating: the site file has `url`, `title` and `description`"
-_KEYS = ("url", "title", "description")
+SITE_KEYS = KeyTable("The site", "content/site.yaml", "The site's own settings, kept with the catalogue.", (
+    Key("url", str, "The address the site is served from, written into canonical links, previews, feeds and "
+                    "citations; `--base-url`, or on Netlify its `URL` and `DEPLOY_PRIME_URL`, take its place.",
+        required=True),
+    Key("title", str, "The site's name, in every page's title and header.", required=True),
+    Key("description", str, "One sentence on what the site is: its tagline, on the home page, in feeds and "
+                            "in preview images.",
+        required=True),
+))
+HOW = "see docs/reference.md, content/site.yaml: the site file has `url`, `title` and `description`"
 
 
 @dataclass(frozen=True)
@@ -55,9 +64,9 @@ def _read(path: Path, report: Report) -> SiteSettings | None:
         report.error(path, 1, "expected `url:`, `title:` and `description:`", HOW)
         return None
     for key in data:
-        if key not in _KEYS:
+        if key not in SITE_KEYS.kinds:
             report.error(path, lines.get((key,), 1), f"unknown key `{key}`", HOW)
-    for key in _KEYS:
+    for key in SITE_KEYS.required:
         if not isinstance(data.get(key), str) or not data[key].strip():
             report.error(path, lines.get((key,), 1), f"`{key}:` must be given, as text", HOW)
     if not report.errors and not URL_PATTERN.match(data["url"]):

@@ -9,17 +9,33 @@ from ..config import TAXONOMY_FILE
 from ..report import Report
 from ..urls import SLUG_PATTERN
 from . import yamltext
+from .keys import Key, KeyTable
 from .model import Tag, Taxonomy, Theme
 
 MAX_SUGGESTED_TAGS = 5
-TAG_KEYS = {"id", "label", "description", "phrases"}
-THEME_KEYS = {"id", "title", "description", "tags"}
+HOW = "see docs/reference.md, content/taxonomy.yaml"
+TAG_KEYS = KeyTable("Tags", "content/taxonomy.yaml",
+                    "Each entry of `tags:` is one tag of the controlled vocabulary, with its page at `/tags/<id>/`.", (
+    Key("id", str, "The tag's id, as papers' `tags:` name it and its address shows it: lower-case ASCII "
+                   "letters, digits and single hyphens.", required=True),
+    Key("label", str, "Its name as readers see it: `KV cache`.", required=True),
+    Key("description", str, "One sentence on what it covers, shown on its page.", required=True),
+    Key("phrases", list, "Lower-case phrases that suggest it when `import` reads a title and abstract, as "
+                         "whole words; a trailing `*` makes a phrase a prefix (`extrapolat*`)."),
+))
+THEME_KEYS = KeyTable("Themes", "content/taxonomy.yaml",
+                      "Each entry of `themes:` is a group of tags, with its page at `/themes/<id>/`.", (
+    Key("id", str, "The theme's id, as its address shows it.", required=True),
+    Key("title", str, "Its name as readers see it.", required=True),
+    Key("description", str, "One sentence on what it gathers, shown on its page.", required=True),
+    Key("tags", list, "The ids of the tags it gathers (at least one).", required=True),
+))
 
 
 def load_taxonomy(content_dir: Path, report: Report) -> Taxonomy | None:
     """Read `content/taxonomy.yaml`; report every problem; None if it is unusable."""
     path = content_dir / TAXONOMY_FILE
-    found = yamltext.read_lists(path, ("tags", "themes"), "vocabulary", "see README, Curating", report)
+    found = yamltext.read_lists(path, ("tags", "themes"), "vocabulary", HOW, report)
     if found is None:
         return None
     data, lines = found
@@ -73,19 +89,19 @@ def _read_themes(items: list, tags: dict[str, Tag], path: Path, lines: dict,
     return themes
 
 
-def _entry_ok(item: object, keys: set[str], kind: str, path: Path, line: int,
+def _entry_ok(item: object, keys: KeyTable, kind: str, path: Path, line: int,
               report: Report) -> bool:
     if not isinstance(item, dict):
         report.error(path, line, f"each {kind} must be a mapping", "start it with `- id: ...`")
         return False
-    missing = sorted(k for k in keys - {"phrases"} if not item.get(k))
-    unknown = sorted(set(item) - keys)
+    missing = sorted(k for k in keys.required if not item.get(k))
+    unknown = sorted(set(item) - set(keys.kinds))
     if missing:
         report.error(path, line, f"{kind} is missing {', '.join(missing)}",
-                     f"every {kind} needs {', '.join(sorted(keys - {'phrases'}))}")
+                     f"every {kind} needs {', '.join(sorted(keys.required))}")
     if unknown:
         report.error(path, line, f"{kind} has unknown key(s) {', '.join(unknown)}",
-                     f"allowed keys: {', '.join(sorted(keys))}")
+                     f"allowed keys: {', '.join(sorted(keys.kinds))}")
     if missing or unknown:
         return False
     if not isinstance(item["id"], str) or not SLUG_PATTERN.match(item["id"]):

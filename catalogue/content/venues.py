@@ -13,14 +13,26 @@ from pathlib import Path
 from ..config import VENUES_FILE
 from ..report import Report
 from . import yamltext
+from .keys import Key, KeyTable
 from .model import URL_PATTERN, Venue
 
-VENUE_KEYS = {"name": str, "year": int, "title": str, "proceedings": str, "date": datetime.date,
-              "booktitle": str, "publisher": str, "series": str, "volume": int}
-REQUIRED = ("name", "year", "title")
+VENUE_KEYS = KeyTable("Venues", "content/venues.yaml",
+                      "Each entry of `venues:` is a conference edition papers can be filed under "
+                      "(`venue: ICML 2024`).", (
+    Key("name", str, "The conference's short name: `ICML`.", required=True),
+    Key("year", int, "The edition's year: `2024`.", required=True),
+    Key("title", str, "Its full name, as venue pages show it: `International Conference on Machine Learning`.",
+        required=True),
+    Key("proceedings", str, "Where the edition's papers are published: an http(s) address."),
+    Key("date", datetime.date, "Its first day, when its papers were presented: their date in the feeds."),
+    Key("booktitle", str, "The proceedings' title, as citations write it (only what the publisher itself writes)."),
+    Key("publisher", str, "The proceedings' publisher, as citations write it."),
+    Key("series", str, "The series the proceedings are a volume of, as citations write it."),
+    Key("volume", int, "Their volume in that series."),
+))
 _KINDS = {"year": "a year", "date": "a date like 2024-07-21", "volume": "a number"}
-HOW = ("see README, Curating: each venue has a name, a year, a title, and maybe a proceedings URL, "
-       "its first day (`date: 2024-07-21`) and what citations write of its proceedings")
+HOW = ("see docs/reference.md, content/venues.yaml: each venue has a name, a year, a title, and maybe a "
+       "proceedings URL, its first day (`date: 2024-07-21`) and what citations write of its proceedings")
 
 
 def load_venues(content_dir: Path, report: Report) -> dict[str, Venue] | None:
@@ -48,9 +60,10 @@ def _venue(item: object, path: Path, line: int, report: Report) -> Venue | None:
     if not isinstance(item, dict):
         report.error(path, line, "each venue must be a mapping", "start it with `- name: ...`")
         return None
-    problems = [f"unknown key `{key}`" for key in item if key not in VENUE_KEYS]
-    problems += [f"`{key}` is missing" for key in REQUIRED if key not in item]
-    problems += [f"`{key}` must be {_KINDS.get(key, 'text')}" for key, kind in VENUE_KEYS.items()
+    kinds = VENUE_KEYS.kinds
+    problems = [f"unknown key `{key}`" for key in item if key not in kinds]
+    problems += [f"`{key}` is missing" for key in VENUE_KEYS.required if key not in item]
+    problems += [f"`{key}` must be {_KINDS.get(key, 'text')}" for key, kind in kinds.items()
                  if key in item and (not isinstance(item[key], kind) or isinstance(item[key], bool))]
     if not problems and "proceedings" in item and not URL_PATTERN.match(item["proceedings"]):
         problems.append("`proceedings` is not an http(s) URL")

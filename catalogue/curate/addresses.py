@@ -11,7 +11,7 @@ from ..files import read_lines
 from ..ledger import read_ledger
 from .transaction import Transaction
 
-HEADER = "# Old addresses and where they lead now: `/old/path/ /new/path/`, one a line (see README).\n"
+HEADER = "# Old addresses and where they lead now: `/old/path/ /new/path/`, one a line (see docs/reference.md).\n"
 
 
 def redirect_tags(transaction: Transaction, moves: dict[str, str]) -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from ..content.model import FRONT_MATTER, Catalogue, Paper
+from ..content.catalogue import Catalogue
+from ..content.model import FRONT_MATTER, Paper
 from ..content.source import fingerprint, read_source
 from ..report import Report
 from .transaction import Transaction, load_content

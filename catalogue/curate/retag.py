@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import TAXONOMY_FILE
-from ..content.model import Catalogue, Paper
+from ..content.catalogue import Catalogue
+from ..content.model import Paper
 from ..content.schema import TITLE_SOURCES
 from ..content.source import read_source
 from ..report import Report

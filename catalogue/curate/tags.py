@@ -8,7 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..config import INTROS_DIR
-from ..content.model import Catalogue, Paper
+from ..content.catalogue import Catalogue
+from ..content.model import Paper
 from ..content.source import read_source
 from ..content.taxonomy import phrase_occurs
 from ..report import Report

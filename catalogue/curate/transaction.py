@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from ..config import LEDGER_FILE, SiteConfig
+from ..content.catalogue import Catalogue
 from ..content.loader import load_catalogue
-from ..content.model import FIELD_ORDER, Catalogue, Paper
+from ..content.model import FIELD_ORDER, Paper
 from ..content.site import read_site_settings
 from ..content.source import PageSource, parse_source, with_fields
 from ..files import ChangedMeanwhile, decode_text, replace_all, restore_all

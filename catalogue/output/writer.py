@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..files import prune_empty_dirs, signature, write_if_changed, write_staged
-from ..pages.checks import GroupFacts
+from ..pages.checks import group_facts
 from ..pages.page import Page, PageGroup
 from ..render.renderer import PageRenderer
-from ..state import BuildState, GroupRecord, OutputRecord, digest
+from ..state import BuildState, GroupFacts, GroupRecord, OutputRecord, digest
 from .links import LinkReader
 from .parallel import can_fork, shared
 
@@ -61,7 +61,7 @@ class SiteWriter:
         pages = tuple(group.make(*group.args))
         templates = frozenset(page.template for page in pages)
         rendered_with = self.renderer.rendered_with(templates)
-        made = Made(group, GroupRecord(key, rendered_with, templates, GroupFacts.of(pages, group.in_sitemap)))
+        made = Made(group, GroupRecord(key, rendered_with, templates, group_facts(pages, group.in_sitemap)))
         for page in pages:
             page_key = digest((page, rendered_with))
             known = self.state.outputs.get(page.file)

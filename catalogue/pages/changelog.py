@@ -8,8 +8,9 @@ from itertools import groupby
 from urllib.parse import urlparse
 
 from .. import urls
+from ..content.catalogue import Catalogue
 from ..content.history import LIMIT, Deploy, Edit, Entry, History
-from ..content.model import Catalogue, Paper
+from ..content.model import Paper
 from .page import Page
 
 SHORT = 7  # characters of a commit shown

@@ -1,6 +1,6 @@
 """What a plan must satisfy before anything is written: no two pages share a file, every
 redirect leads to a page, and no published address vanishes (the ledger). It is checked from
-what each group makes (`GroupFacts`, kept in the build state with the group), so a rebuild
+what each group makes (`state.GroupFacts`, kept in the build state with the group), so a rebuild
 only unites sets."""
 
 from __future__ import annotations
@@ -13,29 +13,19 @@ from .. import urls
 from ..content.redirects import Redirect
 from ..ledger import dropped
 from ..report import ContentError, Diagnostic
+from ..state import GroupFacts
 from .page import MOVED, REDIRECT_TEMPLATE, Page
 
 
-@dataclass(frozen=True)
-class GroupFacts:
+def group_facts(pages: Sequence[Page], in_sitemap: bool) -> GroupFacts:
     """What the checks, the sitemap and the summary need of a group's pages."""
-
-    files: tuple[str, ...]  # in the order of its pages
-    sitemap: tuple[str, ...] = ()  # its pages a reader can land on: folders, not redirects
-    published: frozenset[str] = frozenset()  # the addresses the ledger keeps
-    drafts: frozenset[str] = frozenset()  # files made only for draft papers
-    draft_paths: frozenset[str] = frozenset()
-    redirects: int = 0  # pages that send a reader on
-
-    @classmethod
-    def of(cls, pages: Sequence[Page], in_sitemap: bool) -> GroupFacts:
-        return cls(tuple(page.file for page in pages),
-                   tuple(page.path for page in pages if in_sitemap and urls.is_folder(page.path)
-                         and page.template != REDIRECT_TEMPLATE),
-                   frozenset("/" + page.path for page in pages if urls.is_published(page.path) and not page.draft),
-                   frozenset(page.file for page in pages if page.draft),
-                   frozenset("/" + page.path for page in pages if page.draft),
-                   sum(page.template == REDIRECT_TEMPLATE for page in pages))
+    return GroupFacts(tuple(page.file for page in pages),
+                      tuple(page.path for page in pages if in_sitemap and urls.is_folder(page.path)
+                            and page.template != REDIRECT_TEMPLATE),
+                      frozenset("/" + page.path for page in pages if urls.is_published(page.path) and not page.draft),
+                      frozenset(page.file for page in pages if page.draft),
+                      frozenset("/" + page.path for page in pages if page.draft),
+                      sum(page.template == REDIRECT_TEMPLATE for page in pages))
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import urls
+from ..content.catalogue import Catalogue
 from ..content.model import (
-    Catalogue,
     Listing,
     Paper,
     Tag,
@@ -19,7 +19,7 @@ from ..content.model import (
 )
 from ..content.names import author_slug, family_initial, name_order
 from ..content.prose import Guide, Written
-from ..relate.maps import MainTheme
+from ..relate.map_marks import MainTheme
 from .page import Page
 
 FEED_LIMIT = 50

@@ -12,10 +12,12 @@ from pathlib import Path
 
 from .. import urls
 from ..config import SiteConfig
+from ..content.catalogue import Catalogue
 from ..content.citekeys import cite_keys
 from ..content.history import History
-from ..content.model import Catalogue, Listing, Paper, Taxonomy
-from ..relate.maps import MAP_SIZE, MainTheme, geometry, home_map, topic_map
+from ..content.model import Listing, Paper, Taxonomy
+from ..relate.map_marks import MainTheme
+from ..relate.maps import MAP_SIZE, geometry, home_map, topic_map
 from ..relate.related import related_listings
 from ..relate.review import Costly, costly_in_watch, grouped, review_items
 from ..relate.similarity import NOTHING, Similarity

@@ -7,7 +7,8 @@ import functools
 from collections.abc import Callable
 
 from .. import urls
-from ..content.model import Catalogue, Paper, Tag, Venue
+from ..content.catalogue import Catalogue
+from ..content.model import Paper, Tag, Venue
 from .lists import feed
 from .page import Page
 from .papers import SOCIAL_IMAGE_TEMPLATE

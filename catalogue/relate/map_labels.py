@@ -6,15 +6,10 @@ is the same few array operations at 95 papers or 50,000."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 from scipy.ndimage import distance_transform_edt, minimum_filter
 
-from .map_marks import Label, robust_centre, wrap
-
-if TYPE_CHECKING:  # the maps call this module
-    from .maps import MainTheme, MapPoint
+from .map_marks import Label, MainTheme, MapPoint, robust_centre, wrap
 
 LABEL_FONT, NARROW_LABEL_FONT = 15, 21  # in SVG units: about 13 px on a wide screen, 12 px on a phone
 

@@ -1,12 +1,17 @@
-"""What marks a theme on the topic maps besides its colour: a shape per theme, and what its label
-is made of (its lines, its papers' centre; `map_labels` places it). Pure geometry, in SVG
-coordinates (y down)."""
+"""What marks a theme on the topic maps: each paper's main theme, its colour class and its shape
+(so colour is never the only cue), a dot, and what a theme's label is made of (its lines, its
+papers' centre; `map_labels` places it). Geometry in SVG coordinates (y down)."""
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from statistics import median
 from typing import NamedTuple
+
+from ..content.model import Listing, Taxonomy, Theme
+
+PALETTE = 9  # colour classes m0…m8 in the CSS, one per theme of content/taxonomy.yaml; m9: no theme
 
 # One shape per colour class m0…m9 (m9: no theme), so colour is never the only cue. Each is
 # sized to about a circle's area at the same radius.
@@ -99,3 +104,61 @@ def wrap(title: str, width: int) -> tuple[str, ...]:
 def robust_centre(points: list[tuple[float, float]]) -> tuple[float, float]:
     """The median of the points on each axis: one stray paper does not drag it away."""
     return median(x for x, _ in points), median(y for _, y in points)
+
+
+class MainTheme:
+    """A paper's main theme: the one holding most of its tags (the earlier one on a tie), or
+    None; and the colour class the maps give it. Remembered per set of tags."""
+
+    def __init__(self, taxonomy: Taxonomy):
+        self.taxonomy = taxonomy
+        self.themes = list(taxonomy.themes.values())
+        self._holders: dict[str, list[int]] = {}
+        for index, theme in enumerate(self.themes):
+            for tag in theme.tags:
+                self._holders.setdefault(tag, []).append(index)
+        self._memo: dict[tuple[str, ...], int | None] = {}
+
+    def index(self, tags: tuple[str, ...]) -> int | None:
+        if tags not in self._memo:
+            held = Counter(i for tag in tags for i in self._holders.get(tag, ()))
+            self._memo[tags] = min(held, key=lambda i: (-held[i], i)) if held else None
+        return self._memo[tags]
+
+    def __call__(self, tags: tuple[str, ...]) -> Theme | None:
+        index = self.index(tags)
+        return None if index is None else self.themes[index]
+
+    def title(self, tags: tuple[str, ...]) -> str:
+        index = self.index(tags)
+        return "" if index is None else self.themes[index].title
+
+    def colour(self, tags: tuple[str, ...]) -> str:
+        """m0…m8 by the theme's place in the taxonomy (the palette has nine), m9 for none."""
+        return colour_class(self.index(tags))
+
+    def shape(self, tags: tuple[str, ...]) -> str:
+        """The shape that goes with the colour: a reader need not tell colours apart."""
+        return shape_of(colour_number(self.index(tags)))
+
+
+def colour_number(theme_index: int | None) -> int:
+    return PALETTE if theme_index is None else theme_index % PALETTE
+
+
+def colour_class(theme_index: int | None) -> str:
+    return f"m{colour_number(theme_index)}"
+
+
+class MapPoint(NamedTuple):
+    """A dot on a topic map, in the SVG's coordinates, coloured by its theme's class."""
+
+    x: float
+    y: float
+    colour: str
+    listing: Listing | None = None  # the small map on the home page has no links
+    theme: str = ""  # the theme's title, named in a linked dot's title: colours repeat after nine themes
+    shape: str = "circle"
+
+    def path(self, radius: float) -> str:
+        return shape_path(self.shape, self.x, self.y, radius)

@@ -7,56 +7,11 @@ from typing import Any, NamedTuple
 
 from ..content.model import Listing, Taxonomy, Theme
 from .map_labels import LABEL_FONT, NARROW_LABEL_FONT, theme_labels
-from .map_marks import shape_of, shape_path
+from .map_marks import MainTheme, MapPoint, colour_class, colour_number, shape_of, shape_path
 from .similarity import Similarity
 
 MAP_SIZE, HOME_MAP_SIZE = (1000, 620), (600, 300)  # SVG view boxes
 HOME_MAP_POINTS = 400  # the home page's small map shows a sample: it must stay light at 50,000 papers
-PALETTE = 9  # colour classes m0…m8 in the CSS, one per theme of content/taxonomy.yaml; m9: no theme
-
-
-class MainTheme:
-    """A paper's main theme: the one holding most of its tags (the earlier one on a tie), or
-    None; and the colour class the maps give it. Remembered per set of tags."""
-
-    def __init__(self, taxonomy: Taxonomy):
-        self.taxonomy = taxonomy
-        self.themes = list(taxonomy.themes.values())
-        self._holders: dict[str, list[int]] = {}
-        for index, theme in enumerate(self.themes):
-            for tag in theme.tags:
-                self._holders.setdefault(tag, []).append(index)
-        self._memo: dict[tuple[str, ...], int | None] = {}
-
-    def index(self, tags: tuple[str, ...]) -> int | None:
-        if tags not in self._memo:
-            held = Counter(i for tag in tags for i in self._holders.get(tag, ()))
-            self._memo[tags] = min(held, key=lambda i: (-held[i], i)) if held else None
-        return self._memo[tags]
-
-    def __call__(self, tags: tuple[str, ...]) -> Theme | None:
-        index = self.index(tags)
-        return None if index is None else self.themes[index]
-
-    def title(self, tags: tuple[str, ...]) -> str:
-        index = self.index(tags)
-        return "" if index is None else self.themes[index].title
-
-    def colour(self, tags: tuple[str, ...]) -> str:
-        """m0…m8 by the theme's place in the taxonomy (the palette has nine), m9 for none."""
-        return colour_class(self.index(tags))
-
-    def shape(self, tags: tuple[str, ...]) -> str:
-        """The shape that goes with the colour: a reader need not tell colours apart."""
-        return shape_of(colour_number(self.index(tags)))
-
-
-def colour_number(theme_index: int | None) -> int:
-    return PALETTE if theme_index is None else theme_index % PALETTE
-
-
-def colour_class(theme_index: int | None) -> str:
-    return f"m{colour_number(theme_index)}"
 
 
 class LegendEntry(NamedTuple):
@@ -68,20 +23,6 @@ class LegendEntry(NamedTuple):
     swatch: str  # an SVG path around (0, 0), for a viewBox of -9 -9 18 18
     dots: int = 0
     papers: int = 0
-
-
-class MapPoint(NamedTuple):
-    """A dot on a topic map, in the SVG's coordinates, coloured by its theme's class."""
-
-    x: float
-    y: float
-    colour: str
-    listing: Listing | None = None  # the small map on the home page has no links
-    theme: str = ""  # the theme's title, named in a linked dot's title: colours repeat after nine themes
-    shape: str = "circle"
-
-    def path(self, radius: float) -> str:
-        return shape_path(self.shape, self.x, self.y, radius)
 
 
 def geometry(similarity: Similarity, main_theme: MainTheme, size: tuple[int, int],

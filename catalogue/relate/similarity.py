@@ -20,7 +20,8 @@ from typing import NamedTuple
 import numpy as np
 from scipy import sparse
 
-from ..content.model import Catalogue, Paper
+from ..content.catalogue import Catalogue
+from ..content.model import Paper
 from .candidates import CANDIDATES_FROM, nearest_by_candidates, nearest_of_all
 
 RELATED_COUNT = 5

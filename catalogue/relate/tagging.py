@@ -27,8 +27,8 @@ from ..report import ContentError, Report
 from .phrases import Found, Phrases
 from .similarity import terms
 
-# Chosen by leave-one-out over the 95 curated papers (scripts/tag_eval.py, README "Tag
-# suggestions"): micro F1 moves within 0.03 for k 5–20, shares 0.1–0.3 and thresholds 0.2–0.3,
+# Chosen by leave-one-out over the 95 curated papers (scripts/tag_eval.py, docs/tag-suggestions.md):
+# micro F1 moves within 0.03 for k 5–20, shares 0.1–0.3 and thresholds 0.2–0.3,
 # so these sit inside that plateau rather than on its best cell (95 papers decide little). The
 # threshold is the plateau's precise end: 0.25 scores 0.01 higher but lets a passing mention
 # with one weak neighbour through (the issue's `long-tailed-learning` for a kinetics paper).

@@ -11,7 +11,7 @@ import markupsafe
 
 from .. import urls
 from ..content.model import Listing
-from ..relate.maps import MapPoint
+from ..relate.map_marks import MapPoint
 
 NAV_TEMPLATE = "_nav.html"
 ITEM_TEMPLATE = "_paper_item.html"

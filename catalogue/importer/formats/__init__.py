@@ -31,6 +31,6 @@ def read_entries(path: Path, report: Report) -> list[Entry]:
     module = detect_format(path, text)
     if module is None:
         report.error(path, 0, "format not recognised",
-                     "import reads " + "; ".join(m.NAME for m in FORMATS) + ". See README, Curating")
+                     "import reads " + "; ".join(m.NAME for m in FORMATS) + ". See docs/adding-papers.md")
         return []
     return module.read(path, text, report)

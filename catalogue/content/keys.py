@@ -1,0 +1,45 @@
+"""The keys of the files curators write: one definition each, which the checks read (which keys
+exist, which are required, of what kind) and the reference is written from
+(`scripts/reference.py` → docs/reference.md), so a key cannot be added without its words."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+KINDS = {str: "text", int: "a number", bool: "true or false", list: "a list",
+         datetime.date: "a date (`2024-07-21`)"}
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key: its name, the YAML kind it takes, whether it must be given, and what it means."""
+
+    name: str
+    kind: type
+    doc: str
+    required: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.doc.strip():
+            raise ValueError(f"key `{self.name}` has no description: say what it means")
+        if self.kind not in KINDS:
+            raise ValueError(f"key `{self.name}`: {self.kind!r} is not a kind the reference can name")
+
+
+@dataclass(frozen=True)
+class KeyTable:
+    """The keys of one file, or of one kind of entry in a file (a tag in the vocabulary)."""
+
+    name: str  # what the reference calls it: `Venues`
+    where: str  # the file: `content/venues.yaml`
+    doc: str
+    keys: tuple[Key, ...]
+
+    @property
+    def kinds(self) -> dict[str, type]:
+        return {key.name: key.kind for key in self.keys}
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        return tuple(key.name for key in self.keys if key.required)
