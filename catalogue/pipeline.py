@@ -109,9 +109,9 @@ def _build_into(config: SiteConfig, staging: Path, out_dir: Path, state: BuildSt
         _check_links(builder, None if result.added else result.written, out_dir)
     report.extend(builder.warnings)
     (staging / MARKER).write_text("Built by build.py; replaced whole by the next build.\n")
-    builder.renderer.forget()  # this build renders nothing more: Pagefind, a big process, runs next
-    give_back_memory()
     if config.search:
+        builder.renderer.forget()  # this build renders nothing more: Pagefind, a big process, runs next
+        give_back_memory()
         with stages("search"):
             _index(builder, staging, out_dir, report)
     return builder, result

@@ -22,13 +22,34 @@ from ..state import BuildState, digest
 from .social import VERSION as SOCIAL_VERSION
 
 
+class CompiledTemplates(jinja2.BytecodeCache):
+    """Each template compiled once a process, however many environments it makes (watch mode
+    makes one a settings change, a test run hundreds): Jinja takes a template's code from here
+    while its source is the same (the bucket's checksum), so an edited template is compiled again.
+    Every environment is made with the same options, which the code depends on."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if (code := self._code.get(bucket.key)) is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED = CompiledTemplates()
+_REFERENCES: dict[bytes, frozenset[str]] = {}  # a template text's digest → the templates it names
+
+
 def make_environment(config: SiteConfig) -> jinja2.Environment:
     """Templates from `config.templates_dir`, strict about undefined names, with the site's
     address helpers: `url(path)` for any site path, and `paths`, the layout itself (`urls`)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(config.templates_dir),
         autoescape=jinja2.select_autoescape(["html", "xml"]),
-        undefined=jinja2.StrictUndefined,
+        undefined=jinja2.StrictUndefined, bytecode_cache=COMPILED,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     base = config.base_path
     env.globals.update(
@@ -102,10 +123,13 @@ class Templates:
         try:
             source, filename, _ = self.env.loader.get_source(self.env, name)
             refuse_conflict(Path(filename or path), source)
-            references = jinja2.meta.find_referenced_templates(self.env.parse(source, name, filename))
+            key = digest(source)
+            if key not in _REFERENCES:  # parsed once a process for each text a template has had
+                found = jinja2.meta.find_referenced_templates(self.env.parse(source, name, filename))
+                _REFERENCES[key] = frozenset(r for r in found if r)
         except jinja2.TemplateSyntaxError as error:
             raise ContentError([syntax_diagnostic(error, self.templates_dir)]) from error
-        return (digest(source), frozenset(r for r in references if r)), ()
+        return (key, _REFERENCES[key]), ()
 
 
 def syntax_diagnostic(error: jinja2.TemplateSyntaxError, templates_dir: Path) -> Diagnostic:

@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from ..files import write_atomic
 
-VERSION = "2"  # bump when the drawing changes: every cached image is then redrawn
+VERSION = "3"  # bump when the drawing changes: every cached image is then redrawn
 SIZE = (1200, 630)
 MARGIN = 72
 BACKGROUND, PANEL, TEXT, MUTED, ACCENT = "#14171d", "#1f2430", "#f2f4f8", "#a9b1c2", "#8fb0ff"
@@ -45,7 +45,9 @@ def _draw(title: str, venue: str, tags: list[str], site: str) -> bytes:
         y += int(size * 1.22)
     _draw_tags(draw, tags, tag_font, SIZE[1] - MARGIN - 40)
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=True)
+    # zlib's default level: a third of the time `optimize` took (30 ms against 98 ms an image)
+    # for files 4 % larger (49 KB against 47 KB): the first drawing of a catalogue is what waits.
+    image.save(buffer, format="PNG", compress_level=6)
     return buffer.getvalue()
 
 
