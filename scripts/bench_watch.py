@@ -28,6 +28,7 @@ so that the same script gives the before and the after. Prints Markdown tables.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import re
@@ -48,7 +49,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "scripts")]
 from benchmark import hugo_binary, hugo_site  # noqa: E402
 from helpers import copy_code  # noqa: E402
 from synthetic import generate  # noqa: E402
-from test_watch import Events, WatchProcess  # noqa: E402  (the same client the tests use)
+from test_serve_watch import Events, WatchProcess  # noqa: E402  (the same client the tests use)
 
 PULLED = 50  # papers changed while watch mode was not running
 EDITS = {
@@ -94,7 +95,7 @@ def fetch(url: str) -> tuple[int, str]:
             return response.status, response.read().decode()
     except urllib.error.HTTPError as error:
         return error.code, ""
-    except OSError:
+    except (OSError, http.client.HTTPException):  # not up yet, or a page cut short while it is rewritten
         return 0, ""
 
 

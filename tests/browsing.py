@@ -24,8 +24,8 @@ def require_chromium():
 
 
 @pytest.fixture(scope="module")
-def site(real_site):
-    """The session's one build of the real catalogue (conftest), served: only read here."""
-    server = SiteServer(real_site)
+def site(frozen_site):
+    """The session's one build of the frozen catalogue (conftest), served: only read here."""
+    server = SiteServer(frozen_site)
     yield server
     server.stop()

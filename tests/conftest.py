@@ -1,20 +1,22 @@
 """Fixtures that make tiny catalogues in tmp_path, following the pipeline: files → content → site;
-the real catalogue built once a session; and the `slow` marker (see pytest_collection_modifyitems)."""
+the frozen catalogue built once a run; and the `slow` marker (see pytest_collection_modifyitems)."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import textwrap
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from helpers import copy_code
+from helpers import FROZEN, copy_code
 from hypothesis import settings
 
-from catalogue.config import PROJECT_ROOT, SiteConfig
+from catalogue.config import SiteConfig
 from catalogue.content.loader import load_catalogue
 from catalogue.pipeline import build_site
 from catalogue.report import Report
@@ -182,27 +184,52 @@ def small_built_copy(small_built: Built, tmp_path: Path) -> Built:
     return Built(Scratch(tmp_path / "project"), small_built.result)
 
 
+def run_folder(tmp_path_factory) -> Path:
+    """A folder of this run's, the same for every test process (pytest-xdist's workers each have
+    a temporary folder of their own inside it) and new with every run."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@contextmanager
+def once_a_run(folder: Path):
+    """Yields whether this process is the first to get here this run; the others wait until
+    it has left (an exclusive lock on `folder`'s lock file), and then are told it was done."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        first = not (folder / ".done").exists()
+        yield first
+        (folder / ".done").touch()
+
+
 @pytest.fixture(scope="session")
 def shared_cache(tmp_path_factory) -> Path:
-    """One cache folder for the tests that build the real catalogue in-process: its social
-    images are drawn once a session, never into the repository's own .cache/."""
-    return tmp_path_factory.mktemp("cache")
+    """One cache folder for the tests that build the frozen catalogue in-process: its social
+    images are drawn once a run (by whichever test process draws them first; writes are atomic),
+    never into the repository's own .cache/."""
+    cache = run_folder(tmp_path_factory) / "shared-cache"
+    cache.mkdir(exist_ok=True)
+    return cache
 
 
 @pytest.fixture(scope="session")
-def real_catalogue():
-    """The real catalogue in content/, loaded once (content/ is only read)."""
-    return load_catalogue(PROJECT_ROOT / "content", Report())
+def frozen_catalogue():
+    """The frozen catalogue (tests/fixtures/catalogue), loaded once (only read)."""
+    return load_catalogue(FROZEN / "content", Report())
 
 
 @pytest.fixture(scope="session")
-def real_site(tmp_path_factory, shared_cache) -> Path:
-    """The real catalogue built once a session as `python build.py` builds it (search, images,
-    the default base URL), into a temporary folder: for the tests that only read it. A test that
-    edits the catalogue builds a copy of its own."""
-    out = tmp_path_factory.mktemp("real-site") / "site"
-    build_site(SiteConfig(content_dir=PROJECT_ROOT / "content", out_dir=out, cache_dir=shared_cache), Report())
-    return out
+def frozen_site(tmp_path_factory, shared_cache) -> Path:
+    """The frozen catalogue built once a run as `python build.py` builds it (search, images,
+    the default base URL), into a temporary folder shared by the test processes: for the tests
+    that only read it. A test that edits the catalogue builds a copy of its own."""
+    folder = run_folder(tmp_path_factory) / "frozen-site"
+    with once_a_run(folder) as first:
+        if first:
+            build_site(SiteConfig(content_dir=FROZEN / "content", out_dir=folder / "site", cache_dir=shared_cache),
+                       Report())
+    return folder / "site"
 
 
 @pytest.fixture(scope="session")
@@ -219,7 +246,11 @@ def pytest_addoption(parser):
 
 def pytest_collection_modifyitems(config, items):
     """Tests marked `slow` run in CI (the CI variable set, as .ci/run sets it) or with --slow;
-    a plain local `pytest` deselects them."""
+    a plain local `pytest` deselects them. A test that runs build.py as a process (it asks for
+    `code`) is in that slower tier too."""
+    for item in items:
+        if "code" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
     if config.getoption("--slow") or os.environ.get("CI"):
         return
     slow = [item for item in items if item.get_closest_marker("slow")]

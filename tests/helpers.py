@@ -1,5 +1,6 @@
-"""What the test modules share: folders read into dicts and compared, and build.py run as a
-process from a copy of the code (so its default .cache/ is never the repository's)."""
+"""What the test modules share: folders read into dicts and compared, build.py run as a process
+from a copy of the code (so its default .cache/ is never the repository's), and the frozen
+catalogue with the project copied around it."""
 
 from __future__ import annotations
 
@@ -16,6 +17,12 @@ from catalogue.config import PROJECT_ROOT, SiteConfig
 from catalogue.report import Report
 
 CODE = ("build.py", "catalogue", "templates", "static")  # what `python build.py` needs, content aside
+# The catalogue as it stood on 2026-12-03 (content/ and its ledger), frozen for the tests: engine
+# tests read this, never the live content/, so a curator's edit cannot break them. The live
+# catalogue is read in one place, tests/test_catalogue_live.py (and the same-output test).
+FROZEN = Path(__file__).parent / "fixtures" / "catalogue"
+PROJECT = ("build.py", "catalogue", "templates", "static", "netlify.toml", ".gitattributes")
+CATALOGUE = ("content", "published-urls.txt")
 
 
 def tree(folder: Path, pattern: str = "*", *, mtimes: bool = False,
@@ -88,3 +95,23 @@ def build_py(code: Path, *args: str, **options) -> subprocess.CompletedProcess:
     """`python build.py ARGS` of the code in `code` (see the `code` fixture), its output as text."""
     return subprocess.run([sys.executable, str(code / "build.py"), *args], capture_output=True, text=True,
                           **{"timeout": 600, **options})
+
+
+def copy_project(target: Path, source: Path = PROJECT_ROOT, catalogue: Path = FROZEN) -> Path:
+    """The project as a fresh clone has it, with `catalogue`'s content/ and ledger (the frozen
+    one unless told); a copy of a copy takes everything its source has, what its build left too."""
+    target.mkdir(parents=True, exist_ok=True)
+    copied = [(source, name) for name in (*PROJECT, *CATALOGUE, "site", ".cache")] if source != PROJECT_ROOT \
+        else [(source, name) for name in PROJECT] + [(catalogue, name) for name in CATALOGUE]
+    for folder, name in copied:
+        if (folder / name).is_dir():
+            shutil.copytree(folder / name, target / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+        elif (folder / name).is_file():
+            shutil.copy2(folder / name, target / name)
+    return target
+
+
+def run(project: Path, *args: str) -> subprocess.CompletedProcess:
+    """`python build.py ARGS` in the project folder, as the README says."""
+    return subprocess.run([sys.executable, "build.py", *args], cwd=project, capture_output=True, text=True,
+                          timeout=300)

@@ -1,10 +1,9 @@
 import json
 import shutil
-import subprocess
-import sys
+from pathlib import Path
 
 from conftest import paper
-from helpers import tree
+from helpers import build_py, tree
 
 from catalogue.check import curation_report
 from catalogue.config import PROJECT_ROOT
@@ -53,46 +52,46 @@ def test_near_duplicates_need_most_words_in_common(scratch):
     assert 0.5 <= pairs[0][2] < 1
 
 
-def run_check(*args: str):
-    return subprocess.run([sys.executable, str(PROJECT_ROOT / "build.py"), "check", *args],
-                          capture_output=True, text=True)
+def run_check(code: Path, *args: str):
+    """`build.py check ARGS` run as a process from the session's copy of the code (its .cache/ is the copy's)."""
+    return build_py(code, "check", *args)
 
 
-def test_check_exits_zero_on_warnings_and_one_with_strict(scratch):
+def test_check_exits_zero_on_warnings_and_one_with_strict(code, scratch):
     scratch.write("content/papers/a.md", paper("a", "A", tags="[kv-cache]"))
-    relaxed = run_check("--content", str(scratch.content))
+    relaxed = run_check(code, "--content", str(scratch.content))
     assert relaxed.returncode == 0
     assert "only 1 tag" in relaxed.stderr and "Checked 1 papers: 0 errors," in relaxed.stderr
-    strict = run_check("--strict", "--content", str(scratch.content))
+    strict = run_check(code, "--strict", "--content", str(scratch.content))
     assert strict.returncode == 1 and "--strict: warnings count as errors." in strict.stderr
 
 
-def test_check_fails_on_errors_and_writes_nothing(scratch):
+def test_check_fails_on_errors_and_writes_nothing(code, scratch):
     scratch.write("content/papers/a.md", paper("a", "A", tags="[nope]"))
     before = tree(scratch.root, mtimes=True)
-    done = run_check("--content", str(scratch.content))
+    done = run_check(code, "--content", str(scratch.content))
     assert done.returncode == 1 and f"{scratch.content}/papers/a.md:6: unknown tag `nope`" in done.stderr
     assert tree(scratch.root, mtimes=True) == before and sorted(p.name for p in scratch.root.iterdir()) == ["content"]
 
 
-def test_check_groups_by_file_worst_first_and_quiet_drops_notes(scratch):
+def test_check_groups_by_file_worst_first_and_quiet_drops_notes(code, scratch):
     scratch.write("content/papers/a.md", paper("a", "A", extra="code: https://github.com/x/a\n"))
     scratch.write("content/papers/b.md", paper("b", "B", tags="[kv-cache]"))
     scratch.write("content/papers/c.md", paper("c", "C"))
-    out = run_check("--content", str(scratch.content)).stderr
+    out = run_check(code, "--content", str(scratch.content)).stderr
     blocks = [block.splitlines() for block in out.strip().split("\n\n")]
     files = [block[0].split(":")[0] for block in blocks[:-1]]
     assert files[0].endswith("papers/b.md")  # the only file with a warning comes first
     assert len(files) == len(set(files))  # one block a file
     assert all(len({line.split(":")[0] for line in block}) == 1 for block in blocks[:-1])
     assert "note:" in out
-    quiet = run_check("--quiet", "--content", str(scratch.content)).stderr
+    quiet = run_check(code, "--quiet", "--content", str(scratch.content)).stderr
     assert "note:" not in quiet and "warning: only 1 tag" in quiet and "(notes not shown)." in quiet
 
 
-def test_check_speaks_json_for_machines(scratch):
+def test_check_speaks_json_for_machines(code, scratch):
     scratch.write("content/papers/a.md", paper("a", "A", tags="[kv-cache, nope]"))
-    done = run_check("--format", "json", "--content", str(scratch.content))
+    done = run_check(code, "--format", "json", "--content", str(scratch.content))
     report = json.loads(done.stdout)
     assert done.returncode == 1 and report["ok"] is False and report["errors"] == 1
     assert report["diagnostics"][0] == {
@@ -100,16 +99,16 @@ def test_check_speaks_json_for_machines(scratch):
         "message": "unknown tag `nope`", "hint": "use a tag id from content/taxonomy.yaml, or add the tag there"}
 
 
-def test_check_finds_what_only_rendering_finds(scratch, tmp_path):
+def test_check_finds_what_only_rendering_finds(code, scratch, tmp_path):
     """A template that fails, and a link to no page, are build errors: check reaches them too."""
     scratch.write("content/papers/a.md", paper("a", "A", body="See [b](/papers/b/)."))
-    done = run_check("--content", str(scratch.content))
+    done = run_check(code, "--content", str(scratch.content))
     assert done.returncode == 1 and "papers/a.md:9: the link /papers/b/ leads to no page" in done.stderr
     scratch.write("content/papers/a.md", paper("a", "A"))
     templates = tmp_path / "templates"
     shutil.copytree(PROJECT_ROOT / "templates", templates)
     (templates / "tag.html").write_text("{% extends 'base.html' %}{% block content %}{{ nope.x }}{% endblock %}")
-    done = run_check("--content", str(scratch.content), "--templates", str(templates))
+    done = run_check(code, "--content", str(scratch.content), "--templates", str(templates))
     assert done.returncode == 1 and f"{templates}/tag.html:1: template failed on /tags/" in done.stderr
     assert not (scratch.root / "site").exists()
 
@@ -127,14 +126,14 @@ def test_check_notices_a_source_that_points_at_nothing(scratch):
         "abstract starts on in that list"]
 
 
-def test_a_merge_conflict_in_a_template_or_a_stylesheet_is_an_error(scratch, tmp_path):
+def test_a_merge_conflict_in_a_template_or_a_stylesheet_is_an_error(code, scratch, tmp_path):
     scratch.write("content/papers/a.md", paper("a", "A"))
     for folder, name in (("templates", "paper.html"), ("static", "style.css")):
         copy = tmp_path / folder
         shutil.copytree(PROJECT_ROOT / folder, copy)
         text = (copy / name).read_text()
         (copy / name).write_text("<<<<<<< HEAD\n" + text + "=======\n" + text + ">>>>>>> theirs\n")
-        done = run_check("--content", str(scratch.content), f"--{folder}", str(copy))
+        done = run_check(code, "--content", str(scratch.content), f"--{folder}", str(copy))
         assert done.returncode == 1 and f"{copy / name}:1: an unresolved merge conflict" in done.stderr
         shutil.rmtree(copy)
 

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import Scratch, paper
-from helpers import tree
-from test_real_catalogue import copy_project, run
+from helpers import copy_project, run, tree
 
 from catalogue import files
 from catalogue.cli import main

@@ -99,7 +99,7 @@ def cut_math(text: str) -> tuple[str, list[str]]:
 # leading no-break space or form feed is stripped), and every quote or dash smarty would curl,
 # except an apostrophe between letters (always a closing quote). Text without any of it is
 # paragraphs, which `plain_paragraphs` writes as Markdown would, byte for byte
-# (tests/test_markup.py and tests/test_real_catalogue.py hold the two to the same bytes).
+# (tests/test_render_markup.py and tests/test_cli_frozen_catalogue.py hold the two to the same bytes).
 _MARKDOWN_SYNTAX = re.compile(
     r"""[\\`*_{}\[\]<>#&"\x02\x03]|[^\S\n ]|--|\.\.|(?<![^\W\d_])'|'(?![^\W\d_])"""
     r"|^(?:[-+=> ]|\d+[.)])|[ ]$", re.MULTILINE)
