@@ -21,8 +21,8 @@ from catalogue.config import PROJECT_ROOT
 
 # The commit whose output this checkout must give, byte for byte: issue 28's change to the output
 # (social images written at zlib's default level). Before it, c2b2df9 (issue 27: the curator's
-# notes, pages and introductions), 450576c (issue 25), 83b2894 (issue 17), 92d3e72 (issue 16's sharded search) and 469b828, the last
-# commit before the refactor of issue 14. When a change alters the output on purpose, move this
+# notes, pages and introductions), 450576c (issue 25), 83b2894 (issue 17), 92d3e72 (issue 16's
+# sharded search) and 469b828, the last commit before the refactor of issue 14. When a change alters the output on purpose, move this
 # forward to the commit that made it (and say so in that commit), so that the next refactor is
 # held to it.
 REFERENCE = "bd043718571008117c241d026246a09a2ad275be"
