@@ -1,10 +1,11 @@
 """The documentation kept true: the reference is what the code defines, every link leads
-somewhere, and every `build.py` command the pages show is one the command line accepts, as
-written, while every option it accepts is shown somewhere."""
+somewhere, every `build.py` command the pages show is one the command line accepts, as written,
+and one a test runs, and every option it accepts is shown somewhere."""
 
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import shlex
 import sys
@@ -103,3 +104,30 @@ def test_every_option_and_command_is_shown_somewhere():
                 continue
             missing += [f"{name} {option}" for option in action.option_strings if option not in text]
     assert missing == []
+
+
+def runs_in_tests() -> list[set[str]]:
+    """The words of each test function (and helper) of the suite: its string constants, and each
+    split at spaces, as a shell command is (`python build.py check --strict`)."""
+    runs = []
+    for path in sorted((PROJECT_ROOT / "tests").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef):
+                texts = [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+                runs.append(set(texts) | {word for text in texts for word in text.split()})
+    return runs
+
+
+def test_every_command_shown_is_run_by_a_test():
+    """Each command the pages show is run by some test: one test (or the helper it calls) names
+    its command words and every option it shows."""
+    runs = runs_in_tests()
+    unrun = []
+    for page, arguments in shown_commands():
+        words = shlex.split(arguments)
+        wanted = {w for w in words if w.startswith("--") and w != "--help"} | set(words[:2] if words and
+                                                                              not words[0].startswith("-") else ())
+        wanted = {w for w in wanted if not w.endswith((".bib", ".csv", ".json", ".ris", ".txt"))}
+        if wanted and not any(wanted <= run for run in runs):
+            unrun.append(f"{page}: build.py {arguments}")
+    assert unrun == []

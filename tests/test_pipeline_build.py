@@ -130,6 +130,23 @@ def test_cli_builds_and_prints_one_summary_line(small_site, code):
     assert done.stdout.startswith("Built 27 pages (3 papers; 78 files with feeds, citations and images) into ")
 
 
+def test_cli_fresh_builds_from_scratch_and_no_index_keeps_search_engines_away(small_site, code):
+    """As docs/speed.md and docs/cli.md run them: a second build links the unchanged files of the
+    first (the same inode); `--fresh` writes every file anew, the same bytes; `--no-index` asks
+    search engines to stay away from every page."""
+    args = ("--content", str(small_site.content), "--out", str(small_site.site), "--no-images", "--no-search")
+    page = small_site.site / "papers" / "samba" / "index.html"
+    assert build_py(code, *args).returncode == 0
+    first = (page.stat().st_ino, page.read_bytes())
+    assert build_py(code, *args).returncode == 0
+    assert page.stat().st_ino == first[0]
+    assert build_py(code, *args, "--fresh").returncode == 0
+    assert page.stat().st_ino != first[0] and page.read_bytes() == first[1]
+    assert '<meta name="robots" content="noindex">' not in first[1].decode()
+    assert build_py(code, *args, "--no-index").returncode == 0
+    assert '<meta name="robots" content="noindex">' in page.read_text(encoding="utf-8")
+
+
 def test_cli_help_documents_every_command(code):
     done = build_py(code, "--help", env={**os.environ, "COLUMNS": "100"})
     assert done.returncode == 0

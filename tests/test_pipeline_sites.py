@@ -119,7 +119,7 @@ def test_each_invalid_site_fails_with_its_one_message(code, tmp_path, case):
 @pytest.mark.parametrize("case", INVALID)
 def test_each_invalid_site_fails_with_its_one_message_in_process(tmp_path, monkeypatch, capsys, case):
     """The same build by the command line's `main`, in this process, from the project folder: a
-    second each, not a process each (the output is the same; the cases above check it as a process)."""
+    fraction of a second each, not a process each (the output is the same: the cases above check it)."""
     project = invalid_copy(tmp_path / "project", case)
     monkeypatch.chdir(project)
     monkeypatch.setattr(cli, "CACHE_DIR", tmp_path / ".cache")  # as the process's copy of the code has its own
