@@ -16,10 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import copy_project, run, tree
+from helpers import FROZEN, copy_project, run, tree
 from test_serve_watch import Watching
-
-from catalogue.config import PROJECT_ROOT
 
 PAGES = ("", "papers/samba/", "search/", "tags/kv-cache/")
 OVERLAY = 'id="watch-overlay"'
@@ -227,7 +225,7 @@ def test_every_real_abstract_renders_to_the_same_bytes_with_or_without_the_prose
     Markdown, give the same bytes (the shortcut is taken for about half of them)."""
     import catalogue.render.markup as markup
     abstracts = [path.read_text(encoding="utf-8").split("---\n", 2)[2]
-                 for path in sorted((PROJECT_ROOT / "content/papers").glob("*.md"))]
+                 for path in sorted((FROZEN / "content/papers").glob("*.md"))]
     taken = sum(not markup.markup_syntax(markup.cut_math(text)[0]) for text in abstracts)
     renderer = markup.Markup()
     shortcut = [renderer.render(text) for text in abstracts]

@@ -6,10 +6,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from helpers import FROZEN
 from linkcheck import broken_links
 
 PAPERS = 95  # the five raw lists in content/sources/
-PROVENANCE = Path(__file__).parent.parent / "content" / "sources" / "provenance.tsv"
+PROVENANCE = FROZEN / "content" / "sources" / "provenance.tsv"
 RAW_LATEX = re.compile(r"\$[^$\s][^$]*\$|\\(textbf|textit|texttt|emph|underline|url)\{")
 
 
