@@ -36,7 +36,7 @@ def load_author_names(content_dir: Path, report: Report) -> dict[str, str] | Non
     if found is None:
         return None
     data, lines = found
-    errors_before, names = len(report.errors), {}
+    errors_before, names, entry_line = len(report.errors), {}, {}
     for index, entry in enumerate(data["authors"]):
         line = yamltext.line_of(lines, ("authors", index))
         if not (isinstance(entry, list) and len(entry) > 1 and all(isinstance(n, str) and n.strip() for n in entry)):
@@ -48,9 +48,10 @@ def load_author_names(content_dir: Path, report: Report) -> dict[str, str] | Non
             if other in names or other == shown:
                 report.error(path, line, f"`{other}` is listed twice", "keep it in one entry, once")
             names[other] = shown
+            entry_line[other] = line
     twice = sorted(set(names) & set(names.values()))
     for name in twice:
-        report.error(path, 1, f"`{name}` is both shown and merged into another name",
+        report.error(path, entry_line[name], f"`{name}` is both shown and merged into another name",
                      "list each person once, the name to show first")
     return names if len(report.errors) == errors_before else None
 

@@ -28,7 +28,7 @@ def read_redirects(content_dir: Path, report: Report) -> tuple[Redirect, ...]:
     path = content_dir / REDIRECTS_FILE
     if not path.is_file():
         return ()
-    redirects = []
+    redirects: dict[str, Redirect] = {}
     for number, line in enumerate(read_lines(path), start=1):
         parts = line.split("#", 1)[0].split()
         if not parts:
@@ -37,6 +37,9 @@ def read_redirects(content_dir: Path, report: Report) -> tuple[Redirect, ...]:
             report.error(path, number, f"not a redirect: {line.strip()!r}",
                          "write two site paths, a folder's ending in /, like `/tags/old/ /tags/new/` "
                          "or `/feed.xml /themes/x/feed.xml`")
-            continue
-        redirects.append(Redirect(parts[0].lstrip("/"), parts[1].lstrip("/"), number))
-    return tuple(redirects)
+        elif (first := redirects.get(parts[0].lstrip("/"))) is not None:
+            report.error(path, number, f"{parts[0]} is redirected twice (first on line {first.line})",
+                         "an old address leads to one place: keep one of the two lines")
+        else:
+            redirects[parts[0].lstrip("/")] = Redirect(parts[0].lstrip("/"), parts[1].lstrip("/"), number)
+    return tuple(redirects.values())
