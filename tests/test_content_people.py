@@ -32,7 +32,7 @@ def test_other_spellings_are_shown_under_the_first_and_their_page_redirects(smal
 @pytest.mark.parametrize("text, line, words", [
     ("authors:\n  - [Ada Lovelace]\n", 2, "two or more names"),
     ("authors:\n  - [A B, C D]\n  - [E F, C D]\n", 3, "`C D` is listed twice"),
-    ("authors:\n  - [A B, C D]\n  - [C D, E F]\n", 1, "`C D` is both shown and merged"),
+    ("authors:\n  - [A B, C D]\n  - [C D, E F]\n", 2, "`C D` is both shown and merged"),
     ("people:\n  - [A B, C D]\n", 1, "expected `authors:` list"),
 ])
 def test_a_wrong_authors_file_is_refused_at_its_line(tmp_path, text, line, words):
