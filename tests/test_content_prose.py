@@ -119,3 +119,30 @@ def test_a_formula_that_cannot_be_typeset_in_a_guide_or_an_introduction_is_a_war
                   if "formula" in w.message) == [
         "intros/tags/kv-cache.md:4: warning: formula shown as TeX code: \\sqrt{ — fix the LaTeX",
         "pages/guide.md:8: warning: formula shown as TeX code: \\frac{a — fix the LaTeX"]
+
+
+def test_what_a_page_leaves_out_of_the_curators_markdown_is_a_warning_at_its_line(small_site):
+    """A `# heading`, an image or raw HTML in a guide, an introduction or a paper's notes is left
+    out of the page (the sanitiser's allowlist), and said so at its line with what to write
+    instead; the same in an abstract stays quiet (it is the paper's own text, as imported)."""
+    small_site.write("content/pages/guide.md", GUIDE + "\n# A second title\n\n![The map](map.png)\n")
+    small_site.write("content/intros/tags/kv-cache.md", "\nCaches.\n\n<table><tr><td>1</td></tr></table>\n")
+    samba = small_site.content / "papers/samba.md"
+    text = samba.read_text()
+    samba.write_text(text.replace("\n---\n", "\n---\n\n# An abstract heading\n", 1).rstrip("\n")
+                     + "\n\n## Notes\n\nFine.\n\n###### Too deep\n")
+    notes_line = samba.read_text().splitlines().index("###### Too deep") + 1
+    report = Report()
+    build_site(small_site.config(search=False, social_images=False), report)
+    warned = [str(w).replace(f"{small_site.content}/", "") for w in report.warnings if "left out" in w.message]
+    assert sorted(warned) == sorted([
+        "intros/tags/kv-cache.md:4: warning: `<table>` is left out of the page — this HTML is not shown: write it in "
+        "Markdown (paragraphs, lists, links, emphasis, code, quotes, headings)",
+        "pages/guide.md:8: warning: `<h1>` is left out of the page — the page's title is its only top heading: "
+        "start this one with `##`",
+        "pages/guide.md:10: warning: `<img>` is left out of the page — images are not shown: link to it instead, "
+        "`[what it shows](https://…)`",
+        f"papers/samba.md:{notes_line}: warning: `<h6>` is left out of the page — headings go three levels deep: "
+        "use `##`, `###` or `####`"])
+    guide = (small_site.site / "pages/guide/index.html").read_text(encoding="utf-8")
+    assert "A second title" in guide and "<h1>A second title" not in guide and "<img" not in guide

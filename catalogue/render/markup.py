@@ -11,6 +11,7 @@ from latex2mathml.converter import convert as latex_to_mathml
 
 from ..text import MATH, plain_text
 
+_TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9]*)(?=[\s/>])")
 _PLACEHOLDER = "\u2063MATH{}\u2063"
 _PLACEHOLDER_PATTERN = re.compile("\u2063MATH(\\d+)\u2063")
 _ESCAPED_DOLLAR = "\u2063DOLLAR\u2063"
@@ -48,6 +49,7 @@ class Markup:
     def __init__(self) -> None:
         self._markdown = markdown.Markdown(extensions=["smarty"], output_format="html")
         self.failed_math: list[str] = []
+        self.left_out: list[str] = []  # elements the text made that the sanitiser removed (`h1`, `img`)
 
     def render(self, text: str) -> str:
         """Markdown body → HTML, with every formula as MathML (or as code if it cannot be)."""
@@ -57,6 +59,8 @@ class Markup:
             rendered = self._markdown.convert(text)
         else:
             rendered = plain_paragraphs(text)
+        self.left_out += [tag for tag in dict.fromkeys(t.lower() for t in _TAG.findall(rendered))
+                          if tag not in ALLOWED_TAGS]
         rendered = _PLACEHOLDER_PATTERN.sub(lambda m: self.math(formulas[int(m.group(1))]), rendered)
         return sanitise(_JOINED_PUNCTUATION.sub("</math>\u2060", rendered.replace(_ESCAPED_DOLLAR, "$")))
 

@@ -116,6 +116,7 @@ class PageRenderer:
             return Rendered(social_image(context["title"], context["venue"], list(context["tags"]), self.config.title,
                                          self.config.cache_dir / "social" if self.config.cache_dir else None))
         self.markup.failed_math.clear()
+        self.markup.left_out.clear()
         try:
             html = self.env.get_template(page.template).render(
                 page=page, **self._shared_context, **page.context, **self._derived(page))
@@ -125,6 +126,7 @@ class PageRenderer:
             raise ContentError([runtime_diagnostic(error, page, self.config.templates_dir)]) from error
         paper = page.context.get("paper") if page.template == "paper.html" else None
         warnings = failed_math(_written_in(page), self.markup.failed_math)
+        warnings += left_out(_curators_markdown(page), self.markup.left_out)
         warnings += unwritable_in_bibtex(paper) if paper else ()
         if page.template.endswith(".html"):
             html = unindented(html)
@@ -169,9 +171,10 @@ class PageRenderer:
 
     def _abstract(self, body: str) -> tuple[markupsafe.Markup, tuple[str, ...]]:
         failed, start = self.markup.failed_math, len(self.markup.failed_math)
+        left_out = len(self.markup.left_out)
         html = markupsafe.Markup(self.markup.render(body))
         formulas = tuple(failed[start:])
-        del failed[start:]
+        del failed[start:], self.markup.left_out[left_out:]  # an abstract is the paper's own text, sanitised quietly
         return html, formulas
 
     def _json_ld(self, page: Page) -> markupsafe.Markup:
@@ -206,13 +209,19 @@ def unindented(html: str) -> str:
 
 
 def _written_in(page: Page) -> list[Written]:
-    """What a curator wrote that the page shows as its own: a paper's title, abstract and notes
-    on its page, a guide's text, an introduction."""
+    """What a curator wrote that the page shows as its own: a paper's title and abstract on its
+    page, and the curator's Markdown."""
+    paper = page.context.get("paper") if page.template == "paper.html" else None
+    written = [Written(paper.title, paper.path, paper.line_of("title")),
+               Written(paper.body, paper.path, paper.body_start)] if paper else []
+    return written + _curators_markdown(page)
+
+
+def _curators_markdown(page: Page) -> list[Written]:
+    """The curator's own Markdown on the page: a paper's notes, a guide's text, an introduction."""
     context = page.context
     paper = context.get("paper") if page.template == "paper.html" else None
-    written = [Written(paper.title, paper.path, paper.line_of("title")),
-               Written(paper.body, paper.path, paper.body_start),
-               Written(paper.notes, paper.path, paper.notes_start)] if paper else []
+    written = [Written(paper.notes, paper.path, paper.notes_start)] if paper else []
     written += [context["guide"].body] if "guide" in context else []
     return written + ([context["intro"]] if context.get("intro") else [])
 
@@ -226,3 +235,34 @@ def failed_math(written: list[Written], formulas: list[str]) -> tuple[Diagnostic
         found += [Diagnostic(text.path, line, f"formula shown as TeX code: {tex}", "fix the LaTeX", "warning")
                   for text in written if (line := text.line_of(tex))]
     return tuple(found)
+
+
+# Where a curator's Markdown makes an element the page leaves out, and what to write instead.
+_LEFT_OUT = {
+    "h1": (r"\s{0,3}#(?!#)\s|\s{0,3}=+\s*$|.*<h1",
+           "the page's title is its only top heading: start this one with `##`"),
+    "h5": (r"\s{0,3}#{5}\s|.*<h5", "headings go three levels deep: use `##`, `###` or `####`"),
+    "h6": (r"\s{0,3}#{6}\s|.*<h6", "headings go three levels deep: use `##`, `###` or `####`"),
+    "img": (r".*(!\[|<img)", "images are not shown: link to it instead, `[what it shows](https://…)`"),
+}
+_OTHER_HTML = ("this HTML is not shown: write it in Markdown (paragraphs, lists, links, emphasis, code, "
+               "quotes, headings)")
+
+
+def left_out(written: list[Written], tags: list[str]) -> tuple[Diagnostic, ...]:
+    """A warning at each line of a curator's Markdown (notes, a guide, an introduction) that made
+    an element the sanitiser removed: a `# heading`, an image, raw HTML."""
+    found: dict[tuple, Diagnostic] = {}  # one a line: a table's `<table>`, not its every cell
+    for tag in dict.fromkeys(tags):
+        pattern, fix = _LEFT_OUT.get(tag, (rf".*<{tag}\b", _OTHER_HTML))
+        for text in written:
+            if line := _line_matching(text, pattern):
+                found.setdefault((text.path, line), Diagnostic(text.path, line, f"`<{tag}>` is left out of the page",
+                                                               fix, "warning"))
+    return tuple(found.values())
+
+
+def _line_matching(text: Written, pattern: str) -> int:
+    """The file's line of the first line of `text` that `pattern` matches at its start; 0 if none."""
+    return next((text.start + number for number, line in enumerate(text.text.split("\n"))
+                 if re.match(pattern, line, re.IGNORECASE)), 0)
