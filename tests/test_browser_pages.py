@@ -25,6 +25,9 @@ def test_the_theme_switch_names_the_theme_in_effect_and_every_click_shows_the_ot
     background = page.locator("body").evaluate("body => getComputedStyle(body).backgroundColor")
     page.emulate_media(color_scheme=other)  # following the system again
     assert page.locator("body").evaluate("body => getComputedStyle(body).backgroundColor") != background
+    # The page hears of the system's change as an event, which may come a moment after the colours.
+    page.wait_for_function("name => document.querySelector('#theme-switch').innerText === name",
+                           arg=f"Theme: {other} (system)", timeout=5000)
     assert switch.inner_text() == f"Theme: {other} (system)"
 
 
