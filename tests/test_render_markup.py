@@ -1,10 +1,13 @@
 import re
 import sys
+from pathlib import Path
 
 import pytest
 
 from catalogue.config import PROJECT_ROOT
+from catalogue.content.prose import Written
 from catalogue.render.markup import Markup, cut_math, excerpt, markup_syntax
+from catalogue.render.renderer import left_out
 from catalogue.text import plain_text
 
 
@@ -114,3 +117,24 @@ def test_prose_without_markdown_syntax_renders_to_the_same_bytes_as_markdown(tmp
     monkeypatch.setattr(markup, "_MARKDOWN_SYNTAX", re.compile(""))  # every text through Markdown
     assert [renderer.render(text) for text in texts] == shortcut
     assert taken > 0.3 * len(abstracts)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Use `<details>` so:\n\n<details>\n<summary>S</summary>\n</details>", [(3, "details"), (4, "summary")]),
+    ("Write `![alt](x.png)` for one.\n\n![fig](https://a/b.png)", [(3, "img")]),
+    ("    <img src=x>\n\n![real](y.png)", [(3, "img")]),
+    ("#1 result is here", [(1, "h1")]),
+    ("> # Key idea", [(1, "h1")]),
+    ("#####x", [(1, "h5")]),
+    ("See <my-widget> here", [(1, "my-widget")]),
+    ("Two\n\n<table>\n<tr><td>1</td></tr>\n</table>", [(3, "table")]),
+    ("Para\n\n<!-- <img src=x.png> a draft -->", []),
+    ("a < b and c > d, <https://example.org/>, $x < y$", []),
+    ("## Fine\n\n### Fine too\n\n#### And this", []),
+])
+def test_what_the_sanitiser_leaves_out_of_a_curators_markdown_is_named_at_its_line(text, expected):
+    """The line that made it, outside code and comments, as Python-Markdown reads a heading."""
+    markup = Markup()
+    markup.render(text)
+    found = left_out([Written(text, Path("notes.md"), 1)], markup.left_out)
+    assert [(d.line, d.message.split("`")[1].strip("<>")) for d in found] == expected

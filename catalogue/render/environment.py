@@ -59,6 +59,8 @@ def make_environment(config: SiteConfig) -> jinja2.Environment:
         tag_url=lambda tag: base + urls.tag(getattr(tag, "id", tag)),
         venue_url=lambda venue: base + urls.venue(venue.slug),
         theme_url=lambda theme: base + urls.theme(getattr(theme, "id", theme)))
+    # Filters take nothing from the settings: Jinja may fold a filter of constants into a template's
+    # code, which every environment of the process shares (CompiledTemplates). Settings go in globals.
     env.filters["long_date"] = long_date
     env.filters["code_spans"] = code_spans
     return env

@@ -11,7 +11,8 @@ from latex2mathml.converter import convert as latex_to_mathml
 
 from ..text import MATH, plain_text
 
-_TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9]*)(?=[\s/>])")
+_TAG = re.compile(r"<([A-Za-z][^\s/>]*)")  # an element's opening tag, whatever its name (`<my-widget>`)
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _PLACEHOLDER = "\u2063MATH{}\u2063"
 _PLACEHOLDER_PATTERN = re.compile("\u2063MATH(\\d+)\u2063")
 _ESCAPED_DOLLAR = "\u2063DOLLAR\u2063"
@@ -59,7 +60,7 @@ class Markup:
             rendered = self._markdown.convert(text)
         else:
             rendered = plain_paragraphs(text)
-        self.left_out += [tag for tag in dict.fromkeys(t.lower() for t in _TAG.findall(rendered))
+        self.left_out += [tag for tag in dict.fromkeys(t.lower() for t in _TAG.findall(_COMMENT.sub("", rendered)))
                           if tag not in ALLOWED_TAGS]
         rendered = _PLACEHOLDER_PATTERN.sub(lambda m: self.math(formulas[int(m.group(1))]), rendered)
         return sanitise(_JOINED_PUNCTUATION.sub("</math>\u2060", rendered.replace(_ESCAPED_DOLLAR, "$")))

@@ -237,32 +237,45 @@ def failed_math(written: list[Written], formulas: list[str]) -> tuple[Diagnostic
     return tuple(found)
 
 
-# Where a curator's Markdown makes an element the page leaves out, and what to write instead.
+# Where a curator's Markdown makes an element the page leaves out, and what to write instead. A
+# heading's `#` counts as Python-Markdown reads it: no space needed, inside a quote or a list too.
+_BLOCK_START = r"\s{0,3}(?:(?:>|[-+*]|\d+[.)])\s*)*"
+_DEEPER = "headings go three levels deep: use `##`, `###` or `####`"
 _LEFT_OUT = {
-    "h1": (r"\s{0,3}#(?!#)\s|\s{0,3}=+\s*$|.*<h1",
+    "h1": (_BLOCK_START + r"#(?!#)|\s{0,3}=+\s*$|.*<h1\b",
            "the page's title is its only top heading: start this one with `##`"),
-    "h5": (r"\s{0,3}#{5}\s|.*<h5", "headings go three levels deep: use `##`, `###` or `####`"),
-    "h6": (r"\s{0,3}#{6}\s|.*<h6", "headings go three levels deep: use `##`, `###` or `####`"),
-    "img": (r".*(!\[|<img)", "images are not shown: link to it instead, `[what it shows](https://…)`"),
+    "h5": (_BLOCK_START + r"#{5}(?!#)|.*<h5\b", _DEEPER),
+    "h6": (_BLOCK_START + r"#{6}(?!#)|.*<h6\b", _DEEPER),
+    "img": (r".*(!\[|<img\b)", "images are not shown: link to it instead, `[what it shows](https://…)`"),
 }
+_PART_OF = {part: "table" for part in ("thead", "tbody", "tfoot", "tr", "th", "td", "caption", "colgroup", "col")}
 _OTHER_HTML = ("this HTML is not shown: write it in Markdown (paragraphs, lists, links, emphasis, code, "
                "quotes, headings)")
+_CODE_SPAN = re.compile(r"(`+).*?\1")
 
 
 def left_out(written: list[Written], tags: list[str]) -> tuple[Diagnostic, ...]:
-    """A warning at each line of a curator's Markdown (notes, a guide, an introduction) that made
-    an element the sanitiser removed: a `# heading`, an image, raw HTML."""
-    found: dict[tuple, Diagnostic] = {}  # one a line: a table's `<table>`, not its every cell
-    for tag in dict.fromkeys(tags):
-        pattern, fix = _LEFT_OUT.get(tag, (rf".*<{tag}\b", _OTHER_HTML))
-        for text in written:
-            if line := _line_matching(text, pattern):
-                found.setdefault((text.path, line), Diagnostic(text.path, line, f"`<{tag}>` is left out of the page",
-                                                               fix, "warning"))
-    return tuple(found.values())
+    """A warning for each element the sanitiser removed from a curator's Markdown (notes, a guide,
+    an introduction: one on a page): a `# heading`, an image, raw HTML; at the first line that
+    makes it outside code, else at the text's first line, never silent. A table is one warning,
+    not one a cell."""
+    found = []
+    for tag in dict.fromkeys(_PART_OF.get(tag, tag) for tag in tags):
+        pattern, fix = _LEFT_OUT.get(tag, (rf".*<{re.escape(tag)}(?![\w.:-])", _OTHER_HTML))
+        matched = [(text.path, line) for text in written if (line := _line_matching(text, pattern))]
+        where = matched or [(text.path, text.start) for text in written[:1]]
+        found += [Diagnostic(path, line, f"`<{tag}>` is left out of the page", fix, "warning") for path, line in where]
+    return tuple(found)
 
 
 def _line_matching(text: Written, pattern: str) -> int:
-    """The file's line of the first line of `text` that `pattern` matches at its start; 0 if none."""
-    return next((text.start + number for number, line in enumerate(text.text.split("\n"))
-                 if re.match(pattern, line, re.IGNORECASE)), 0)
+    """The file's line of the first line of `text` outside code (a fenced or indented block, a code
+    span) that `pattern` matches at its start; 0 if none."""
+    fenced = False
+    for number, line in enumerate(text.text.split("\n")):
+        if re.match(r"\s{0,3}(```|~~~)", line):
+            fenced = not fenced
+        elif not fenced and not re.match(r"( {4}|\t)", line) and \
+                re.match(pattern, _CODE_SPAN.sub("", line), re.IGNORECASE):
+            return text.start + number
+    return 0
