@@ -68,8 +68,31 @@ def valid_copy(target: Path) -> Path:
 def test_the_valid_site_builds_to_the_expected_bytes(code, tmp_path):
     project = valid_copy(tmp_path / "project")
     done = build(code, project)
-    assert done.returncode == 0 and done.stderr == "", done.stderr
-    assert done.stdout.startswith("Built 29 pages (3 papers; 77 files with feeds, citations and images) into site/")
+    assert_expected_site(project, done.returncode, done.stdout, done.stderr)
+
+
+def test_the_valid_site_builds_to_the_expected_bytes_in_process(tmp_path, monkeypatch, capsys):
+    """The same build by the command line's `main`, in this process (in the quick suite)."""
+    project = valid_copy(tmp_path / "project")
+    returncode = main_in(project, tmp_path, monkeypatch)
+    printed = capsys.readouterr()
+    assert_expected_site(project, returncode, printed.out, printed.err)
+
+
+def main_in(project: Path, tmp_path: Path, monkeypatch) -> int:
+    """`build.py` with ARGUMENTS, by the command line's `main` in this process, from `project`."""
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(cli, "CACHE_DIR", tmp_path / ".cache")  # as the process's copy of the code has its own
+    threshold = gc.get_threshold()
+    try:
+        return cli.main(list(ARGUMENTS))
+    finally:
+        gc.set_threshold(*threshold)  # main tunes the collector for a long build: not for the rest of the tests
+
+
+def assert_expected_site(project: Path, returncode: int, stdout: str, stderr: str) -> None:
+    assert returncode == 0 and stderr == "", stderr
+    assert stdout.startswith("Built 29 pages (3 papers; 77 files with feeds, citations and images) into site/")
     built = generated(project / "site")
     if UPDATE:
         shutil.rmtree(VALID / "expected", ignore_errors=True)
@@ -121,11 +144,5 @@ def test_each_invalid_site_fails_with_its_one_message_in_process(tmp_path, monke
     """The same build by the command line's `main`, in this process, from the project folder: a
     fraction of a second each, not a process each (the output is the same: the cases above check it)."""
     project = invalid_copy(tmp_path / "project", case)
-    monkeypatch.chdir(project)
-    monkeypatch.setattr(cli, "CACHE_DIR", tmp_path / ".cache")  # as the process's copy of the code has its own
-    threshold = gc.get_threshold()
-    try:
-        returncode = cli.main(list(ARGUMENTS))
-    finally:
-        gc.set_threshold(*threshold)  # main tunes the collector for a long build: not for the rest of the tests
+    returncode = main_in(project, tmp_path, monkeypatch)
     assert_one_message(case, project, returncode, capsys.readouterr().err)

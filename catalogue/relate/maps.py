@@ -1,4 +1,5 @@
-"""The topic maps' geometry, and each paper's main theme, which colours its dot."""
+"""The topic maps' geometry: where each paper's dot goes, the legend, and the theme labels' places
+(each paper's main theme, its colour and shape are `map_marks`')."""
 
 from __future__ import annotations
 
