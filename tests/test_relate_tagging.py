@@ -14,7 +14,10 @@ from helpers import copy_project, run
 
 from catalogue.config import PROJECT_ROOT
 from catalogue.content.loader import load_catalogue
+from catalogue.content.model import Tag, Taxonomy
+from catalogue.content.taxonomy import phrase_occurs
 from catalogue.importer.lists import import_lists
+from catalogue.relate.phrases import Phrases
 from catalogue.relate.tagging import APPLY_FROM, TagSuggester, tag_outliers
 from catalogue.report import Report
 
@@ -179,3 +182,17 @@ def test_a_suggester_from_few_papers_still_suggests_from_phrases(scratch, count)
     ones = {f"kv-{i}": ("[kv-cache]", "We shrink the kv cache.") for i in range(count)}
     suggestions = suggester(scratch, ones).suggest("Mamba for long inputs", "A state space model, Mamba.")
     assert suggestions.tags == ("state-space-models",)
+
+
+@pytest.mark.parametrize("phrase, text, found", [
+    ("data mixture", "we vary the data mixtures", "data mixtures"),
+    ("kv cache", "two kv caches", "kv caches"),
+    ("index", "sparse indexes", "indexes"),
+    ("extrapolat*", "length extrapolation works", "extrapolation"),
+    ("kv cache", "a kv cachet", None),  # whole words: no other word that begins the same
+    ("lra", "the lrab suite", None),
+])
+def test_a_phrase_finds_its_plural_the_same_way_for_import_and_for_split(phrase, text, found):
+    taxonomy = Taxonomy({"t": Tag("t", "T", "T.", (phrase,))}, {})
+    assert Phrases(taxonomy).found("", text).get("t") == ([("abstract", found)] if found else None)
+    assert phrase_occurs(phrase, text) == bool(found)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -21,7 +22,8 @@ TAG_KEYS = KeyTable("Tags", "content/taxonomy.yaml",
     Key("label", str, "Its name as readers see it: `KV cache`.", required=True),
     Key("description", str, "One sentence on what it covers, shown on its page.", required=True),
     Key("phrases", list, "Lower-case phrases that suggest it when `import` reads a title and abstract, as "
-                         "whole words; a trailing `*` makes a phrase a prefix (`extrapolat*`)."),
+                         "whole words, the last one in its plural too (`data mixture` finds `data mixtures`); "
+                         "a trailing `*` makes a phrase a prefix (`extrapolat*`)."),
 ))
 THEME_KEYS = KeyTable("Themes", "content/taxonomy.yaml",
                       "Each entry of `themes:` is a group of tags, with its page at `/themes/<id>/`.", (
@@ -126,20 +128,18 @@ def suggest_tags(title: str, abstract: str, taxonomy: Taxonomy) -> tuple[str, ..
 
 def phrase_occurs(phrase: str, text: str) -> bool:
     """Whether a tag's phrase occurs in lower-cased text, as `suggest_tags` matches it."""
-    return _phrase_pattern(phrase).search(text) is not None
+    return phrase_pattern(phrase).search(text) is not None
 
 
 def _count(phrase: str, text: str) -> int:
-    return len(_phrase_pattern(phrase).findall(text))
+    return len(phrase_pattern(phrase).findall(text))
 
 
-_PATTERNS: dict[str, re.Pattern[str]] = {}
-
-
-def _phrase_pattern(phrase: str) -> re.Pattern[str]:
-    """Whole words; a trailing `*` makes the phrase a prefix (`extrapolat*`)."""
-    if phrase not in _PATTERNS:
-        stem = phrase.rstrip("*")
-        end = "" if phrase.endswith("*") else r"(?![a-z0-9])"
-        _PATTERNS[phrase] = re.compile(r"(?<![a-z0-9])" + re.escape(stem) + end)
-    return _PATTERNS[phrase]
+@functools.cache
+def phrase_pattern(phrase: str) -> re.Pattern[str]:
+    """A tag's phrase as lower-cased text is searched for: whole words, the last one in its plural
+    too (`data mixture` finds `data mixtures`); a trailing `*` makes the phrase a prefix, matched
+    to the end of its word (`extrapolat*` finds `extrapolation`)."""
+    stem = phrase.rstrip("*")
+    end = r"[a-z0-9-]*" if phrase.endswith("*") else r"(?:e?s)?(?![a-z0-9])"
+    return re.compile(r"(?<![a-z0-9])" + re.escape(stem) + end)

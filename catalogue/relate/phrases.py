@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from ..content.model import Taxonomy
+from ..content.taxonomy import phrase_pattern
 
 Found = dict[str, list[tuple[str, str]]]  # tag → its phrases' mentions: (`title` or `abstract`, text matched)
 
@@ -14,8 +15,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 
 class Phrases:
-    """The taxonomy's phrases, indexed by their first word (whole words; a trailing `*` makes a
-    phrase a prefix, as in `taxonomy.suggest_tags`, here matched to the end of its word)."""
+    """The taxonomy's phrases, indexed by their first word, each matched as `phrase_pattern` says."""
 
     def __init__(self, taxonomy: Taxonomy):
         self._by_word: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
@@ -30,7 +30,7 @@ class Phrases:
         first = _WORD.match(stem)
         if first is None:
             return  # every phrase starts with a letter or digit; one that does not can match nothing here
-        pattern = re.compile(re.escape(stem) + (r"[a-z0-9-]*" if phrase.endswith("*") else r"(?![a-z0-9])"))
+        pattern = phrase_pattern(phrase)
         if phrase.endswith("*") and first.group() == stem:  # `extrapolat*`: the first word itself is a prefix
             self._by_prefix.setdefault(len(stem), {}).setdefault(stem, []).append((tag, pattern))
         else:
@@ -51,7 +51,8 @@ class Phrases:
 
     def _starting(self, word: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
         """The phrases that can start at this word (asked once a word: most words start none)."""
-        candidates = list(self._by_word.get(word, ()))
+        candidates = [c for form in dict.fromkeys((word, word.removesuffix("s"), word.removesuffix("es")))
+                      for c in self._by_word.get(form, ())]  # a one-word phrase matches its plural
         for length, stems in self._by_prefix.items():
             candidates += stems.get(word[:length], ()) if length <= len(word) else ()
         return tuple(candidates)
