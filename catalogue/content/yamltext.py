@@ -43,14 +43,15 @@ def _listed(keys: tuple[str, ...]) -> str:
 def parse(text: str, path: Path | str, first_line: int = 1) -> tuple[Any, dict[KeyPath, int]]:
     """Parse YAML text; return the data and a map from key paths to 1-based file lines."""
     loader = _LOADER(text)
-    node = None
     try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    except yaml.MarkedYAMLError as error:
-        raise ContentError([_syntax_error(error, text, path, first_line)]) from None
-    except ValueError as error:  # a value YAML recognises but cannot make, like the date 2026-13-45
-        raise ContentError([_value_error(error, node, path, first_line)]) from None
+        try:
+            node = loader.get_single_node()
+        except yaml.MarkedYAMLError as error:
+            raise ContentError([_syntax_error(error, text, path, first_line)]) from None
+        try:
+            data = loader.construct_document(node) if node is not None else None
+        except _CANNOT_MAKE as error:  # well-formed, but a value cannot be made: 2026-13-45, `!!int 1.5`
+            raise ContentError([_value_error(error, node, text, path, first_line)]) from None
     finally:
         loader.dispose()
     lines: dict[KeyPath, int] = {}
@@ -96,30 +97,52 @@ def _parses(text: str) -> bool:
         loader.dispose()
 
 
-def _value_error(error: ValueError, node: yaml.Node | None, path: Path | str, first_line: int) -> Diagnostic:
-    """Name the value that could not be made: YAML reads `2026-13-45` as a date, then fails."""
-    for scalar in _scalars(node):
-        if scalar.tag.endswith(":timestamp"):
-            try:
-                yaml.SafeLoader("").construct_yaml_timestamp(scalar)
-            except ValueError:
-                return Diagnostic(path, first_line + scalar.start_mark.line,
-                                  f"`{scalar.value}` is not a real date ({error})",
-                                  "write the date as YYYY-MM-DD, like 2026-11-29")
-    line = first_line + (node.start_mark.line if node else 0)
-    return Diagnostic(path, line, f"invalid YAML value: {error}", "check the values below this line")
+def _value_error(error: Exception, node: yaml.Node, text: str, path: Path | str, first_line: int) -> Diagnostic:
+    """At the innermost value that cannot be made, saying why and what to write instead."""
+    culprit, cause = next(((n, c) for n in _nodes(node) if (c := _making_fails(n)) is not None), (node, error))
+    line = first_line + culprit.start_mark.line
+    if culprit.tag.endswith(":timestamp") and not _tagged(culprit, text):
+        return Diagnostic(path, line, f"`{culprit.value}` is not a real date ({cause})",
+                          "write the date as YYYY-MM-DD, like 2026-11-29")
+    tag = "!!" + culprit.tag.removeprefix(_STANDARD) if culprit.tag.startswith(_STANDARD) else culprit.tag
+    fix = f"remove `{tag}`: a value here is plain text, a number, a YYYY-MM-DD date or a list"
+    if "could not determine a constructor" in str(cause):
+        return Diagnostic(path, line, f"`{tag}` is a YAML tag this site does not read", fix)
+    shown = culprit.value if isinstance(culprit, yaml.ScalarNode) else \
+        text[culprit.start_mark.index:culprit.end_mark.index]
+    why = getattr(cause, "problem", None) or (cause if isinstance(cause, ValueError) else None)
+    return Diagnostic(path, line, f"`{shown}` cannot be read as `{tag}`" + (f" ({why})" if why else ""), fix)
 
 
-def _scalars(node: yaml.Node | None):
-    if isinstance(node, yaml.ScalarNode):
-        yield node
-    elif isinstance(node, yaml.SequenceNode):
+_STANDARD = "tag:yaml.org,2002:"
+# What PyYAML's constructors raise for a value they cannot make (`!!bool maybe` is a KeyError, `!!timestamp x`
+# an AttributeError); composing has already succeeded, so none of these is a fault of ours.
+_CANNOT_MAKE = (yaml.YAMLError, ValueError, LookupError, AttributeError, TypeError)
+
+
+def _nodes(node: yaml.Node):
+    """Every node below and including this one, innermost first, in the order of the text."""
+    if isinstance(node, yaml.SequenceNode):
         for item in node.value:
-            yield from _scalars(item)
+            yield from _nodes(item)
     elif isinstance(node, yaml.MappingNode):
         for key, value in node.value:
-            yield from _scalars(key)
-            yield from _scalars(value)
+            yield from _nodes(key)
+            yield from _nodes(value)
+    yield node
+
+
+def _making_fails(node: yaml.Node) -> Exception | None:
+    try:
+        yaml.SafeLoader("").construct_object(node, deep=True)
+    except _CANNOT_MAKE as error:
+        return error
+    return None
+
+
+def _tagged(node: yaml.Node, text: str) -> bool:
+    """Whether the value was written with an explicit tag (`!!int 3`), not read as its kind."""
+    return text.startswith("!", node.start_mark.index)
 
 
 def _record_lines(node: yaml.Node, key_path: KeyPath, path: Path | str, first_line: int,
