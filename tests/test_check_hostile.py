@@ -25,7 +25,7 @@ HOSTILE = {  # name → (files to write under content/, how the first error begi
     "tags as one string": ({"papers/x.md": paper("x", "X", tags='"kv-cache, sparse-attention"')},
                            "papers/x.md:6: `tags` must be a list, like [a, b], not str"),
     "a number as title": ({"papers/x.md": paper("x", "X").replace('title: "X"', "title: 42")},
-                         "papers/x.md:2: `title` must be text (put it in quotes), not int 42"),
+                         "papers/x.md:2: `title` must be text, not int 42 — write `title:` as text (put it in quotes)"),
     "an unknown key": ({"papers/x.md": paper("x", "X", extra="tilte: Y\n")},
                        "papers/x.md:7: unknown key `tilte` — did you mean `title`?"),
     "no title": ({"papers/x.md": paper("x", "X").replace('title: "X"\n', "")}, "papers/x.md:1: `title` is missing"),

@@ -112,9 +112,10 @@ def test_the_venues_file_gives_full_names_and_is_validated(scratch):
     how = ("see docs/reference.md, content/venues.yaml: each venue has a name, a year, a title, and maybe a "
            "proceedings URL, its first day (`date: 2024-07-21`) and what citations write of its proceedings")
     errors = errors_for(scratch, {})
-    assert errors[:3] == [f"venues.yaml:2: venue: `year` must be a year — {how}",
-                          f"venues.yaml:5: venue: unknown key `titel`; `title` is missing — {how}",
-                          f"venues.yaml:8: venue: `date` must be a date like 2024-07-21 — {how}"]
+    assert errors[:4] == [f"venues.yaml:3: venue: `year` must be a number, not str '2025' — {how}",
+                          f"venues.yaml:7: venue: unknown key `titel` — {how}",  # each problem at its key's line
+                          f"venues.yaml:5: venue: `title` is missing — {how}",  # and a missing key at the entry's
+                          f"venues.yaml:11: venue: `date` must be a date, like 2024-07-21, not str 'July' — {how}"]
 
 
 def test_an_alias_may_not_repeat_the_slug(scratch):

@@ -7,8 +7,14 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-KINDS = {str: "text", int: "a number", bool: "true or false", list: "a list",
-         datetime.date: "a date (`2024-07-21`)"}
+# Each kind's name, as the reference lists it and errors say what a value must be.
+KINDS = {str: "text", int: "a number", bool: "true or false", list: "a list, like [a, b]",
+         datetime.date: "a date, like 2024-07-21"}
+
+
+def of_kind(value: object, kind: type) -> bool:
+    """Whether a YAML value is of the kind a key takes (YAML's `true` is no number, nor text)."""
+    return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from ..report import Report
 from ..text import character_name, emoji_in, plain_ascii, unseen_characters
 from ..urls import SLUG_PATTERN
 from . import yamltext
+from .keys import KINDS, of_kind
 from .model import (
     DOI_PATTERN,
     FRONT_MATTER,
@@ -104,12 +105,11 @@ def _check_keys(source: PageSource, report: Report) -> None:
             close = difflib.get_close_matches(str(key), known, n=1)
             hint = f"did you mean `{close[0]}`?" if close else f"known keys: {', '.join(known)}"
             report.error(source.path, _line(source, key), f"unknown key `{key}`", hint)
-        elif not isinstance(value, known[key]) or (isinstance(value, bool) and known[key] is not bool):
-            kind = {list: "a list, like [a, b]", bool: "true or false",
-                    datetime.date: "a date, like 2026-11-29"}.get(known[key], "text (put it in quotes)")
+        elif not of_kind(value, known[key]):
+            kind = KINDS[known[key]]
             report.error(source.path, _line(source, key),
                          f"`{key}` must be {kind}, not {type(value).__name__} {value!r}",
-                         f"write `{key}:` as {kind}")
+                         f"write `{key}:` as {kind}" + (" (put it in quotes)" if known[key] is str else ""))
     for key in REQUIRED_KEYS:
         if key not in source.meta:
             report.error(source.path, 1, f"`{key}` is missing",

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import datetime
 import difflib
+from collections.abc import Callable
 from pathlib import Path
 
 from ..config import VENUES_FILE
 from ..report import Report
 from . import yamltext
-from .keys import Key, KeyTable
+from .keys import KINDS, Key, KeyTable, of_kind
 from .model import URL_PATTERN, Venue
 
 VENUE_KEYS = KeyTable("Venues", "content/venues.yaml",
@@ -30,7 +31,6 @@ VENUE_KEYS = KeyTable("Venues", "content/venues.yaml",
     Key("series", str, "The series the proceedings are a volume of, as citations write it."),
     Key("volume", int, "Their volume in that series."),
 ))
-_KINDS = {"year": "a year", "date": "a date like 2024-07-21", "volume": "a number"}
 HOW = ("see docs/reference.md, content/venues.yaml: each venue has a name, a year, a title, and maybe a "
        "proceedings URL, its first day (`date: 2024-07-21`) and what citations write of its proceedings")
 
@@ -46,7 +46,7 @@ def load_venues(content_dir: Path, report: Report) -> dict[str, Venue] | None:
     venues: dict[str, Venue] = {}
     for index, item in enumerate(data["venues"]):
         line = yamltext.line_of(lines, ("venues", index))
-        venue = _venue(item, path, line, report)
+        venue = _venue(item, path, lambda key, index=index: yamltext.line_of(lines, ("venues", index, key)), report)
         twin = next((v for v in venues.values() if venue and v.slug == venue.slug), None)
         if venue and twin:  # `ICLR 2025` and `Iclr 2025` would share /venues/iclr-2025/
             report.error(path, line, f"venue `{venue.label}` is listed twice (as `{twin.label}` too)",
@@ -56,21 +56,23 @@ def load_venues(content_dir: Path, report: Report) -> dict[str, Venue] | None:
     return venues if len(report.errors) == errors_before else None
 
 
-def _venue(item: object, path: Path, line: int, report: Report) -> Venue | None:
+def _venue(item: object, path: Path, line_of: Callable[[str], int], report: Report) -> Venue | None:
+    """The entry as a venue; None, with each problem reported at its key's line, if it is not one."""
     if not isinstance(item, dict):
-        report.error(path, line, "each venue must be a mapping", "start it with `- name: ...`")
+        report.error(path, line_of(""), "each venue must be a mapping", "start it with `- name: ...`")
         return None
     kinds = VENUE_KEYS.kinds
-    problems = [f"unknown key `{key}`" for key in item if key not in kinds]
-    problems += [f"`{key}` is missing" for key in VENUE_KEYS.required if key not in item]
-    problems += [f"`{key}` must be {_KINDS.get(key, 'text')}" for key, kind in kinds.items()
-                 if key in item and (not isinstance(item[key], kind) or isinstance(item[key], bool))]
+    problems = [(key, f"unknown key `{key}`") for key in item if key not in kinds]
+    problems += [("", f"`{key}` is missing") for key in VENUE_KEYS.required if key not in item]
+    problems += [(key, f"`{key}` must be {KINDS[kind]}, not {type(item[key]).__name__} {item[key]!r}")
+                 for key, kind in kinds.items() if key in item and not of_kind(item[key], kind)]
     if not problems and "proceedings" in item and not URL_PATTERN.match(item["proceedings"]):
-        problems.append("`proceedings` is not an http(s) URL")
+        problems.append(("proceedings", "`proceedings` is not an http(s) URL"))
     if not problems and Venue.parse(f"{item['name']} {item['year']}") is None:
-        problems.append(f"`{item['name']} {item['year']}` is not a name and a year")
+        problems.append(("name", f"`{item['name']} {item['year']}` is not a name and a year"))
+    for key, problem in problems:
+        report.error(path, line_of(key), "venue: " + problem, HOW)
     if problems:
-        report.error(path, line, "venue: " + "; ".join(problems), HOW)
         return None
     return Venue(item["year"], item["name"].strip(), item["title"].strip(), item.get("proceedings", ""),
                  item["date"].isoformat() if "date" in item else "",
