@@ -23,16 +23,21 @@ class Diagnostic:
         return self._text(str(self.path))
 
     def from_here(self) -> str:
-        """As printed in a terminal: the path relative to the working folder, as compilers do."""
-        path = str(self.path)
-        here = os.getcwd() + os.sep
-        return self._text(path[len(here):] if path.startswith(here) else path)
+        """As printed in a terminal, its path as `shown_path` shows it."""
+        return self._text(shown_path(self.path))
 
     def _text(self, path: str) -> str:
         where = f"{path}:{self.line}" if self.line else path
         label = "" if self.severity == "error" else f"{self.severity}: "
         text = f"{where}: {label}{self.message}"
         return f"{text} — {self.hint}" if self.hint else text
+
+
+def shown_path(path: Path | str) -> str:
+    """A path as a terminal shows it: relative to the working folder where it is inside it, as
+    compilers do (`content/papers/kivi.md`, whether content/ was given or found)."""
+    here = os.getcwd() + os.sep
+    return str(path)[len(here):] if str(path).startswith(here) else str(path)
 
 
 class ContentError(Exception):

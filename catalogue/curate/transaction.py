@@ -16,7 +16,7 @@ from ..content.site import read_site_settings
 from ..content.source import PageSource, parse_source, with_fields
 from ..files import ChangedMeanwhile, decode_text, replace_all, restore_all
 from ..pipeline import check_site
-from ..report import ContentError, Diagnostic, Report
+from ..report import ContentError, Diagnostic, Report, shown_path
 
 
 @dataclass(frozen=True)
@@ -156,11 +156,3 @@ def shown(value: Any) -> str:
     if isinstance(value, list | tuple):
         return "[" + ", ".join(map(str, value)) + "]"
     return str(value)
-
-
-def shown_path(path: Path) -> str:
-    """A path relative to the working folder where it is inside it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)

@@ -19,7 +19,7 @@ from ..content.venues import load_venues, new_edition, other_edition, unknown_ve
 from ..files import write_atomic, write_new
 from ..ledger import read_ledger
 from ..relate.tagging import TagSuggester
-from ..report import ContentError, Report
+from ..report import ContentError, Report, shown_path
 from ..text import character_name, unseen_characters
 from .cleaning import clean_abstract
 from .formats import read_entries
@@ -263,12 +263,12 @@ def _keep_source(path: Path, run: _Run) -> bool:
     if target.exists():
         if target.read_bytes() == data:
             return True
-        run.report.error(path, 0, f"{target} holds another list of this name",
+        run.report.error(path, 0, f"{shown_path(target)} holds another list of this name",
                          "rename this list (its papers' `source:` will name it), then import it again")
         return False
     if not run.dry_run:
         write_new(target, data)
-        run.report.info(f"kept {path} as {target}")
+        run.report.info(f"kept {path} as {shown_path(target)}")
     return True
 
 
@@ -300,10 +300,10 @@ def _update_paper(path: Path, entry: Entry, facts: PaperFacts | None, body: str,
         run.known.slugs.add(new_slug)
     target = path.with_name(f"{changes.get('slug', slug)}.md")
     if run.dry_run:
-        run.report.info(f"would update {target} ← {entry.where}\n{_diff(source, target, changes)}")
+        run.report.info(f"would update {shown_path(target)} ← {entry.where}\n{_diff(source, target, changes)}")
     else:
         _rewrite(source, target, changes)
-        run.report.info(f"updated {target} ← {entry.where}: “{meta.get('title')}” → “{title}”"
+        run.report.info(f"updated {shown_path(target)} ← {entry.where}: “{meta.get('title')}” → “{title}”"
                         + (f" (was {path.name})" if target != path else ""))
     known = run.known.fingerprints
     known.update({key: target for key, value in known.items() if value == path})
@@ -315,7 +315,8 @@ def _diff(source: PageSource, target: Path, changes: dict[str, object]) -> str:
     """The change `--update` would make, as a unified diff of the file's front matter."""
     before = source.path.read_text(encoding="utf-8-sig").splitlines()
     after = with_fields(source, changes).removeprefix("\ufeff").splitlines()
-    return "\n".join(difflib.unified_diff(before, after, str(source.path), str(target), n=0, lineterm=""))
+    return "\n".join(difflib.unified_diff(before, after, shown_path(source.path), shown_path(target), n=0,
+                                           lineterm=""))
 
 
 def _rewrite(source: PageSource, target: Path, changes: dict[str, object]) -> None:
@@ -348,7 +349,7 @@ def _report_unmatched(run: _Run, names: set[str], metadata: Path) -> None:
 def _summarise(run: _Run) -> None:
     result, report = run.result, run.report
     for entry, existing in result.skipped:
-        report.info(f"skipped {entry.where}: already in {existing}")
+        report.info(f"skipped {entry.where}: already in {shown_path(existing)}")
     problems = len(report.errors)
     updated = f"{len(result.updated)} {'would be updated' if run.dry_run else 'updated'}, " if result.updated else ""
     if run.dry_run:

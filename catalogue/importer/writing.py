@@ -14,7 +14,7 @@ from ..content.paperlinks import openreview_id_in, paper_page, placeholder
 from ..content.source import fingerprint
 from ..files import write_new
 from ..relate.tagging import Suggestions, TagSuggester
-from ..report import Report
+from ..report import Report, shown_path
 from .cleaning import leftover_latex
 from .derive import derived_title
 from .links import find_links
@@ -88,8 +88,8 @@ def write_paper(entry: Entry, meta: dict[str, object], body: str, content_dir: P
                              width=10_000) + "\n"
     tags = f"\n  {_confidences(suggested)}" if suggested else ""
     if dry_run:
-        report.info(f"would add {target} ← {entry.where}{tags}\n{text[:text.index('---', 3) + 3]}")
+        report.info(f"would add {shown_path(target)} ← {entry.where}{tags}\n{text[:text.index('---', 3) + 3]}")
     else:
         write_new(target, text)
-        report.info(f"added {target} ← {entry.where}{tags}")
+        report.info(f"added {shown_path(target)} ← {entry.where}{tags}")
     return target
