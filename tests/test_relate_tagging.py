@@ -22,6 +22,7 @@ from catalogue.relate.tagging import APPLY_FROM, TagSuggester, tag_outliers
 from catalogue.report import Report
 
 sys.path.insert(0, str(PROJECT_ROOT / "scripts"))
+import tag_heldout  # noqa: E402
 from tag_eval import Vocabularies, combined, phrases_only, scores  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -196,3 +197,19 @@ def test_a_phrase_finds_its_plural_the_same_way_for_import_and_for_split(phrase,
     taxonomy = Taxonomy({"t": Tag("t", "T", "T.", (phrase,))}, {})
     assert Phrases(taxonomy).found("", text).get("t") == ([("abstract", found)] if found else None)
     assert phrase_occurs(phrase, text) == bool(found)
+
+
+def test_the_held_out_set_is_whole_and_tagged_from_the_vocabulary(frozen_catalogue):
+    """scripts/heldout/: each paper tagged by each curator, with tags the taxonomy has, none of
+    the papers already in the catalogue (the script's figures depend on all three)."""
+    papers = tag_heldout.read_tsv(tag_heldout.HELD_OUT / "papers.tsv")
+    ids = [row["id"] for row in papers]
+    tagged = tag_heldout.curators()
+    assert len(ids) == len(set(ids)) == 60 and len(tagged) == 2
+    assert all(list(tags) == ids and all(tags.values()) for tags in tagged.values())
+    used = {tag for tags in tagged.values() for each in tags.values() for tag in each}
+    assert used <= set(frozen_catalogue.taxonomy.tags)
+    known = {paper.title.casefold() for paper in frozen_catalogue.papers}
+    assert not [row["title"] for row in papers if row["title"].casefold() in known]
+    assert all(row["read_at"].startswith(("https://arxiv.org/", "https://openreview.net/", "https://ar5iv.",
+                                          "https://web3.arxiv.org/")) for row in papers)
