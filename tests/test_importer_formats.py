@@ -383,6 +383,29 @@ def test_update_gives_papers_imported_from_a_raw_list_the_real_titles_of_any_for
     assert not import_lists([source], scratch.content, None, again, update=True, venue=given).updated
 
 
+def test_an_entry_that_is_two_papers_of_content_is_named_with_the_merge_not_updated(scratch):
+    """A raw list's copy of a paper already in content/ (its abstract worded a little
+    differently, so not recognised) and the paper itself: the BibTeX entry is the one by its
+    abstract and the other by its arXiv id; giving the copy the title and id would make it a
+    second paper with one identity."""
+    scratch.write("content/papers/kivi.md", paper("kivi", "KIVI", extra="arxiv: '2402.02750'\n",
+                                                  body="A tuning-free 2bit quantization of the KV cache."))
+    import_lists([raw_list_of(scratch, BIB, "ICML 2024")], scratch.content, None, Report())
+    copy = next(path for path in (scratch.content / "papers").glob("*.md")
+                if "title_source: derived" in path.read_text() and "KIVI" in path.read_text())
+    before = tree(scratch.content)
+    report = Report()
+    result = import_lists([fixture(scratch, BIB)], scratch.content, None, report, update=True)
+    assert copy not in result.updated and len(result.updated) == 3
+    [warning] = [str(d) for d in report.warnings if "one paper in two files" in d.message]
+    assert warning == (f"{scratch.root / 'lists' / BIB}:4: warning: this entry is {copy} by its abstract and "
+                       f"{scratch.content / 'papers' / 'kivi.md'} by its arXiv id: one paper in two files? — if so, "
+                       f"merge them (`python build.py merge kivi {copy.stem}`), then import this file again; "
+                       "if not, nothing to do (it was skipped)")
+    assert (scratch.content / "papers" / "kivi.md").read_bytes() == before["papers/kivi.md"]
+    assert copy.read_bytes() == before[copy.relative_to(scratch.content).as_posix()]
+
+
 @pytest.mark.slow  # build.py run as a process
 def test_import_update_from_the_command_line_shows_a_diff_then_writes_it(scratch):
     import subprocess

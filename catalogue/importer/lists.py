@@ -201,7 +201,12 @@ def _import_file(placed: list[tuple[Entry, Venue]], run: _Run) -> None:
                                "delete one of the two entries")
             run.result.skipped.append((entry, f"{entry.path}:{twin}"))
             continue
-        existing = _existing(keys, run.known)
+        papers = _existing(keys, run.known)
+        existing = papers[0][0] if papers else None
+        if len(papers) > 1:  # updating either would make them two papers with one identity
+            _twice_in_content(entry, papers, run.report)
+            run.result.skipped.append((entry, existing))
+            continue
         if not (existing and not run.update) and not _readable(entry, body, run.report):
             continue  # an entry imported already is only checked if it may update its paper
         fact = None if entry.title else match_facts(entry, run.facts, run.report)
@@ -239,13 +244,29 @@ def _identities(entry: Entry, body: str) -> list[str]:
     return keys + [f"{kind}:{value.lower()}" for kind, value in (("arxiv", entry.arxiv), ("doi", entry.doi)) if value]
 
 
-def _existing(keys: list[str], known: Identities) -> Path | None:
+def _existing(keys: list[str], known: Identities) -> list[tuple[Path, str]]:
+    """Each paper of content/ the entry is, with what shows it (`abstract`, `arxiv`, `doi`), in
+    the keys' order: one paper, or none, unless content/ holds the paper twice."""
     tables = {"abstract": known.fingerprints, "arxiv": known.arxiv, "doi": known.doi}
+    found: dict[Path, str] = {}
     for key in keys:
         kind, _, value = key.partition(":")
         if value in tables[kind]:
-            return tables[kind][value]
-    return None
+            found.setdefault(tables[kind][value], kind)
+    return list(found.items())
+
+
+_SHOWN_BY = {"abstract": "its abstract", "arxiv": "its arXiv id", "doi": "its DOI"}
+
+
+def _twice_in_content(entry: Entry, papers: list[tuple[Path, str]], report: Report) -> None:
+    """A warning that the entry is two papers of content/ at once, with the merge that makes them
+    one: the paper an id names is kept (the other came from a list with no ids)."""
+    named = " and ".join(f"{shown_path(path)} by {_SHOWN_BY[kind]}" for path, kind in papers)
+    keep, drop = sorted(papers, key=lambda paper: paper[1] == "abstract")[:2]
+    report.warning(entry.path, entry.line, f"this entry is {named}: one paper in two files?",
+                   f"if so, merge them (`python build.py merge {keep[0].stem} {drop[0].stem}`), "
+                   "then import this file again; if not, nothing to do (it was skipped)")
 
 
 def _remember(keys: list[str], path: Path, known: Identities) -> None:
