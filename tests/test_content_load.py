@@ -112,10 +112,10 @@ def test_the_venues_file_gives_full_names_and_is_validated(scratch):
     how = ("see docs/reference.md, content/venues.yaml: each venue has a name, a year, a title, and maybe a "
            "proceedings URL, its first day (`date: 2024-07-21`) and what citations write of its proceedings")
     errors = errors_for(scratch, {})
-    assert errors[:4] == [f"venues.yaml:3: venue: `year` must be a number, not str '2025' — {how}",
+    assert errors[:4] == [f"venues.yaml:3: venue: `year` must be a whole number, not the text '2025' — {how}",
                           f"venues.yaml:7: venue: unknown key `titel` — {how}",  # each problem at its key's line
                           f"venues.yaml:5: venue: `title` is missing — {how}",  # and a missing key at the entry's
-                          f"venues.yaml:11: venue: `date` must be a date, like 2024-07-21, not str 'July' — {how}"]
+                          f"venues.yaml:11: venue: `date` must be a date, like 2024-07-21, not the text 'July' — {how}"]
 
 
 def test_an_alias_may_not_repeat_the_slug(scratch):
@@ -147,7 +147,35 @@ def test_an_impossible_date_is_named_at_its_line_not_an_internal_error(scratch):
     text = paper("a", "A", extra="added: 2026-13-45\n")
     assert errors_for(scratch, {"a.md": text}) == [
         "papers/a.md:7: `2026-13-45` is not a real date (month must be in 1..12) — write the date as "
-        "YYYY-MM-DD, like 2026-11-29"]
+        "YYYY-MM-DD, like 2024-07-21"]
+
+
+KINDS_IN_WORDS = "text, a whole number, true or false, a list, like [a, b] or a date, like 2024-07-21"
+
+
+@pytest.mark.parametrize("extra, expected", [
+    ("added: !!timestamp soon\n", f"papers/a.md:7: `soon` cannot be read as `!!timestamp` — remove `!!timestamp` "
+                                  f"and write the value as {KINDS_IN_WORDS}"),
+    ("added: !!timestamp 2026-02-30\n", "papers/a.md:7: `2026-02-30` is not a real date (day is out of range for "
+                                        "month) — write the date as YYYY-MM-DD, like 2024-07-21"),
+    ("code: x\n<<: 3\n", "papers/a.md:8: YAML cannot make this value (expected a mapping or list of mappings for "
+                         f"merging, but found scalar) — write plain `key: value` lines, each value {KINDS_IN_WORDS}"),
+    ("aliases: &a [x, *a]\n", "papers/a.md:7: this value contains itself (an `*alias` inside its own `&anchor`) — "
+                              "write the value out in full instead of the alias"),
+    ("code: 'a\x07b'\n", "papers/a.md:7: U+0007 cannot be written in YAML (control characters are not allowed) — "
+                         "delete it: it shows as nothing, or as a box, in most editors"),
+])
+def test_a_value_yaml_cannot_make_is_named_at_its_line_with_a_fix_never_a_crash(scratch, extra, expected):
+    assert errors_for(scratch, {"a.md": paper("a", "A", extra=extra)}) == [expected]
+
+
+def test_a_venue_key_written_as_a_number_or_left_empty_is_named_at_its_line(scratch):
+    scratch.write("content/papers/a.md", paper("a", "A", venue="ICLR 2025"))
+    scratch.write("content/venues.yaml", "venues:\n  - name: ICLR\n    year: 2025\n    title: X\n"
+                                         "  - name: ICML\n    year:\n    title: Y\n    2024: Z\n")
+    errors = [error.split(" — ")[0] for error in errors_for(scratch, {})]
+    assert errors[:2] == ["venues.yaml:8: venue: unknown key `2024`", "venues.yaml:6: venue: `year` must be a whole "
+                          "number, not empty"]
 
 
 def test_an_unclosed_quote_is_reported_where_it_opens(scratch):

@@ -240,7 +240,7 @@ def test_a_venue_without_citation_fields_cites_its_full_name_and_a_volume_must_b
     scratch.write("content/venues.yaml", "venues:\n  - name: ICML\n    year: 2025\n    title: ICML\n    volume: v267\n")
     with pytest.raises(ContentError) as error:
         build_site(SiteConfig(content_dir=scratch.content, out_dir=tmp_path / "bad", search=False), Report())
-    assert "venues.yaml:5: venue: `volume` must be a number, not str 'v267'" in str(error.value)
+    assert "venues.yaml:5: venue: `volume` must be a whole number, not the text 'v267'" in str(error.value)
 
 
 def test_watch_previews_leave_out_the_list_citations_but_keep_each_papers():

@@ -8,13 +8,34 @@ import datetime
 from dataclasses import dataclass
 
 # Each kind's name, as the reference lists it and errors say what a value must be.
-KINDS = {str: "text", int: "a number", bool: "true or false", list: "a list, like [a, b]",
+KINDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list, like [a, b]",
          datetime.date: "a date, like 2024-07-21"}
 
 
 def of_kind(value: object, kind: type) -> bool:
     """Whether a YAML value is of the kind a key takes (YAML's `true` is no number, nor text)."""
     return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+
+
+def described(value: object) -> str:
+    """A YAML value as an error names what was written: `empty`, `the date 2024-07-21`."""
+    if value is None:
+        return "empty"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, datetime.date):
+        return f"the date {value.isoformat()}"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    return f"a {'list' if isinstance(value, list) else 'mapping' if isinstance(value, dict) else 'value'} {value!r}"
+
+
+def kinds_in_words() -> str:
+    """Every kind a key may take, as a hint lists them."""
+    *others, last = KINDS.values()
+    return f"{', '.join(others)} or {last}"
 
 
 @dataclass(frozen=True)

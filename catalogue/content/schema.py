@@ -15,7 +15,7 @@ from ..report import Report
 from ..text import character_name, emoji_in, plain_ascii, unseen_characters
 from ..urls import SLUG_PATTERN
 from . import yamltext
-from .keys import KINDS, of_kind
+from .keys import KINDS, described, of_kind
 from .model import (
     DOI_PATTERN,
     FRONT_MATTER,
@@ -108,7 +108,7 @@ def _check_keys(source: PageSource, report: Report) -> None:
         elif not of_kind(value, known[key]):
             kind = KINDS[known[key]]
             report.error(source.path, _line(source, key),
-                         f"`{key}` must be {kind}, not {type(value).__name__} {value!r}",
+                         f"`{key}` must be {kind}, not {described(value)}",
                          f"write `{key}:` as {kind}" + (" (put it in quotes)" if known[key] is str else ""))
     for key in REQUIRED_KEYS:
         if key not in source.meta:

@@ -14,7 +14,7 @@ from pathlib import Path
 from ..config import VENUES_FILE
 from ..report import Report
 from . import yamltext
-from .keys import KINDS, Key, KeyTable, of_kind
+from .keys import KINDS, Key, KeyTable, described, of_kind
 from .model import URL_PATTERN, Venue
 
 VENUE_KEYS = KeyTable("Venues", "content/venues.yaml",
@@ -46,7 +46,8 @@ def load_venues(content_dir: Path, report: Report) -> dict[str, Venue] | None:
     venues: dict[str, Venue] = {}
     for index, item in enumerate(data["venues"]):
         line = yamltext.line_of(lines, ("venues", index))
-        venue = _venue(item, path, lambda key, index=index: yamltext.line_of(lines, ("venues", index, key)), report)
+        venue = _venue(item, path, lambda key, index=index: yamltext.line_of(lines, ("venues", index, str(key))),
+                       report)  # keys as written: `2024:` is the text 2024 in the lines
         twin = next((v for v in venues.values() if venue and v.slug == venue.slug), None)
         if venue and twin:  # `ICLR 2025` and `Iclr 2025` would share /venues/iclr-2025/
             report.error(path, line, f"venue `{venue.label}` is listed twice (as `{twin.label}` too)",
@@ -64,7 +65,7 @@ def _venue(item: object, path: Path, line_of: Callable[[str], int], report: Repo
     kinds = VENUE_KEYS.kinds
     problems = [(key, f"unknown key `{key}`") for key in item if key not in kinds]
     problems += [("", f"`{key}` is missing") for key in VENUE_KEYS.required if key not in item]
-    problems += [(key, f"`{key}` must be {KINDS[kind]}, not {type(item[key]).__name__} {item[key]!r}")
+    problems += [(key, f"`{key}` must be {KINDS[kind]}, not {described(item[key])}")
                  for key, kind in kinds.items() if key in item and not of_kind(item[key], kind)]
     if not problems and "proceedings" in item and not URL_PATTERN.match(item["proceedings"]):
         problems.append(("proceedings", "`proceedings` is not an http(s) URL"))

@@ -10,6 +10,8 @@ import yaml
 
 from ..files import read_text
 from ..report import ContentError, Diagnostic, Report
+from ..text import character_name
+from .keys import kinds_in_words
 
 KeyPath = tuple[Any, ...]
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: ten times faster
@@ -48,6 +50,8 @@ def parse(text: str, path: Path | str, first_line: int = 1) -> tuple[Any, dict[K
             node = loader.get_single_node()
         except yaml.MarkedYAMLError as error:
             raise ContentError([_syntax_error(error, text, path, first_line)]) from None
+        except yaml.reader.ReaderError as error:  # a character YAML refuses, before any token
+            raise ContentError([_refused_character(error, text, path, first_line)]) from None
         try:
             data = loader.construct_document(node) if node is not None else None
         except _CANNOT_MAKE as error:  # well-formed, but a value cannot be made: 2026-13-45, `!!int 1.5`
@@ -75,6 +79,13 @@ def _syntax_error(error: yaml.MarkedYAMLError, text: str, path: Path | str, firs
                       "check the indentation, colons and quotes on this line")
 
 
+def _refused_character(error: yaml.reader.ReaderError, text: str, path: Path | str, first_line: int) -> Diagnostic:
+    char = chr(error.character) if isinstance(error.character, int) else str(error.character)
+    return Diagnostic(path, first_line + text.count("\n", 0, error.position),
+                      f"{character_name(char)} cannot be written in YAML ({error.reason})",
+                      "delete it: it shows as nothing, or as a box, in most editors")
+
+
 def _unclosed_quote(text: str, error_line: int) -> int | None:
     """The line, up to the error's, whose quote, closed, makes the YAML valid; None if there is none."""
     lines = text.split("\n")
@@ -100,35 +111,44 @@ def _parses(text: str) -> bool:
 def _value_error(error: Exception, node: yaml.Node, text: str, path: Path | str, first_line: int) -> Diagnostic:
     """At the innermost value that cannot be made, saying why and what to write instead."""
     culprit, cause = next(((n, c) for n in _nodes(node) if (c := _making_fails(n)) is not None), (node, error))
-    line = first_line + culprit.start_mark.line
-    if culprit.tag.endswith(":timestamp") and not _tagged(culprit, text):
-        return Diagnostic(path, line, f"`{culprit.value}` is not a real date ({cause})",
-                          "write the date as YYYY-MM-DD, like 2026-11-29")
+    mark = getattr(cause, "problem_mark", None) or culprit.start_mark
+    line = first_line + mark.line
+    reason = getattr(cause, "problem", None) or (cause if isinstance(cause, ValueError) else None)
+    if culprit.tag.endswith(":timestamp") and _DATE_LIKE.match(str(culprit.value)):
+        return Diagnostic(path, line, f"`{culprit.value}` is not a real date" + (f" ({reason})" if reason else ""),
+                          "write the date as YYYY-MM-DD, like 2024-07-21")
+    if not _tagged(culprit, text):  # YAML's own reading failed: `<<: 3`, `{[a, b]: c}`
+        return Diagnostic(path, line, f"YAML cannot make this value ({reason})",
+                          f"write plain `key: value` lines, each value {kinds_in_words()}")
     tag = "!!" + culprit.tag.removeprefix(_STANDARD) if culprit.tag.startswith(_STANDARD) else culprit.tag
-    fix = f"remove `{tag}`: a value here is plain text, a number, a YYYY-MM-DD date or a list"
+    fix = f"remove `{tag}` and write the value as {kinds_in_words()}"
     if "could not determine a constructor" in str(cause):
         return Diagnostic(path, line, f"`{tag}` is a YAML tag this site does not read", fix)
-    shown = culprit.value if isinstance(culprit, yaml.ScalarNode) else \
-        text[culprit.start_mark.index:culprit.end_mark.index]
-    why = getattr(cause, "problem", None) or (cause if isinstance(cause, ValueError) else None)
-    return Diagnostic(path, line, f"`{shown}` cannot be read as `{tag}`" + (f" ({why})" if why else ""), fix)
+    shown = f"`{culprit.value}`" if isinstance(culprit, yaml.ScalarNode) else "this value"
+    return Diagnostic(path, line, f"{shown} cannot be read as `{tag}`" + (f" ({reason})" if reason else ""), fix)
 
 
+_DATE_LIKE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}")
 _STANDARD = "tag:yaml.org,2002:"
 # What PyYAML's constructors raise for a value they cannot make (`!!bool maybe` is a KeyError, `!!timestamp x`
 # an AttributeError); composing has already succeeded, so none of these is a fault of ours.
 _CANNOT_MAKE = (yaml.YAMLError, ValueError, LookupError, AttributeError, TypeError)
 
 
-def _nodes(node: yaml.Node):
-    """Every node below and including this one, innermost first, in the order of the text."""
+def _nodes(node: yaml.Node, met: set[int] | None = None):
+    """Every node below and including this one, innermost first, in the order of the text; each
+    once, however many aliases lead to it."""
+    met = set() if met is None else met
+    if id(node) in met:
+        return
+    met.add(id(node))
     if isinstance(node, yaml.SequenceNode):
         for item in node.value:
-            yield from _nodes(item)
+            yield from _nodes(item, met)
     elif isinstance(node, yaml.MappingNode):
         for key, value in node.value:
-            yield from _nodes(key)
-            yield from _nodes(value)
+            yield from _nodes(key, met)
+            yield from _nodes(value, met)
     yield node
 
 
@@ -146,8 +166,12 @@ def _tagged(node: yaml.Node, text: str) -> bool:
 
 
 def _record_lines(node: yaml.Node, key_path: KeyPath, path: Path | str, first_line: int,
-                  lines: dict[KeyPath, int]) -> None:
+                  lines: dict[KeyPath, int], within: frozenset[int] = frozenset()) -> None:
     lines[key_path] = first_line + node.start_mark.line
+    if id(node) in within:  # `&x [*x]`: a value inside itself, without end
+        raise ContentError([Diagnostic(path, lines[key_path], "this value contains itself (an `*alias` inside "
+                                       "its own `&anchor`)", "write the value out in full instead of the alias")])
+    within |= {id(node)}
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
             child = key_path + (key_node.value,)
@@ -156,11 +180,11 @@ def _record_lines(node: yaml.Node, key_path: KeyPath, path: Path | str, first_li
                     path, first_line + key_node.start_mark.line,
                     f"`{key_node.value}` appears twice (first on line {lines[child]})",
                     "keep one of the two")])
-            _record_lines(value_node, child, path, first_line, lines)
+            _record_lines(value_node, child, path, first_line, lines, within)
             lines[child] = first_line + key_node.start_mark.line
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
-            _record_lines(item, key_path + (index,), path, first_line, lines)
+            _record_lines(item, key_path + (index,), path, first_line, lines, within)
 
 
 def line_of(lines: dict[KeyPath, int], key_path: KeyPath) -> int:
