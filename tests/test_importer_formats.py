@@ -397,13 +397,35 @@ def test_an_entry_that_is_two_papers_of_content_is_named_with_the_merge_not_upda
     report = Report()
     result = import_lists([fixture(scratch, BIB)], scratch.content, None, report, update=True)
     assert copy not in result.updated and len(result.updated) == 3
-    [warning] = [str(d) for d in report.warnings if "one paper in two files" in d.message]
-    assert warning == (f"{scratch.root / 'lists' / BIB}:4: warning: this entry is {copy} by its abstract and "
-                       f"{scratch.content / 'papers' / 'kivi.md'} by its arXiv id: one paper in two files? — if so, "
+    [warning] = [str(d) for d in report.warnings if "files?" in d.message]
+    assert warning == (f"{scratch.root / 'lists' / BIB}:4: warning: this entry is {copy} by its abstract, "
+                       f"{scratch.content / 'papers' / 'kivi.md'} by its arXiv id: one paper in 2 files? — if so, "
                        f"merge them (`python build.py merge kivi {copy.stem}`), then import this file again; "
-                       "if not, nothing to do (it was skipped)")
+                       "if not, correct the entry's arXiv id (it was skipped)")
     assert (scratch.content / "papers" / "kivi.md").read_bytes() == before["papers/kivi.md"]
     assert copy.read_bytes() == before[copy.relative_to(scratch.content).as_posix()]
+
+
+def test_an_entry_whose_ids_name_three_papers_merges_into_the_one_check_would_keep(scratch):
+    """The curated paper is kept whichever id found it, the others merged into it by their slugs
+    (a file may be named otherwise than its slug)."""
+    entry = read_entries(FIXTURES / BIB, Report())[0]
+    scratch.write("content/papers/kivi-copy.md", paper("quantised-cache", "KIVI", body=entry.text,
+                                                       extra="title_source: derived\n").replace(
+        "title_source: curated\n", ""))
+    scratch.write("content/papers/by-arxiv.md", paper("by-arxiv", "KIVI (arXiv)", body="One text.",
+                                                      extra=f"arxiv: '{entry.arxiv}'\n"))
+    scratch.write("content/papers/by-doi.md", paper("by-doi", "KIVI (DOI)", body="Another text.",
+                                                    extra=f"doi: {entry.doi}\nadded: 2024-01-01\n"))
+    report = Report()
+    result = import_lists([fixture(scratch, BIB)], scratch.content, None, report, update=True)
+    [warning] = [d for d in report.warnings if "files?" in d.message]
+    assert warning.message.endswith("by its arXiv id, " f"{scratch.content / 'papers' / 'by-doi.md'} by its DOI: "
+                                    "one paper in 3 files?")
+    assert warning.hint == ("if so, merge them (`python build.py merge by-doi by-arxiv`, then `python build.py merge "
+                            "by-doi quantised-cache`), then import this file again; if not, correct the entry's "
+                            "arXiv id or DOI (it was skipped)")
+    assert not result.updated
 
 
 @pytest.mark.slow  # build.py run as a process

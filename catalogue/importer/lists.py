@@ -18,6 +18,7 @@ from ..content.taxonomy import load_taxonomy
 from ..content.venues import load_venues, new_edition, other_edition, unknown_venue_hint
 from ..files import write_atomic, write_new
 from ..ledger import read_ledger
+from ..relate.duplicates import keeping_order
 from ..relate.tagging import TagSuggester
 from ..report import ContentError, Report, shown_path
 from ..text import character_name, unseen_characters
@@ -260,13 +261,18 @@ _SHOWN_BY = {"abstract": "its abstract", "arxiv": "its arXiv id", "doi": "its DO
 
 
 def _twice_in_content(entry: Entry, papers: list[tuple[Path, str]], report: Report) -> None:
-    """A warning that the entry is two papers of content/ at once, with the merge that makes them
-    one: the paper an id names is kept (the other came from a list with no ids)."""
-    named = " and ".join(f"{shown_path(path)} by {_SHOWN_BY[kind]}" for path, kind in papers)
-    keep, drop = sorted(papers, key=lambda paper: paper[1] == "abstract")[:2]
-    report.warning(entry.path, entry.line, f"this entry is {named}: one paper in two files?",
-                   f"if so, merge them (`python build.py merge {keep[0].stem} {drop[0].stem}`), "
-                   "then import this file again; if not, nothing to do (it was skipped)")
+    """A warning that the entry is several papers of content/ at once, with the merges that make
+    them one (keeping the paper `check` would keep: a curated title, then the oldest)."""
+    metas = {path: read_source(path).meta for path, _ in papers}
+    ordered = sorted(metas, key=lambda path: keeping_order(str(metas[path].get("title_source", "")),
+                                                          str(metas[path].get("added") or ""), path))
+    keep, *drops = [str(metas[path].get("slug") or path.stem) for path in ordered]
+    merges = ", then ".join(f"`python build.py merge {keep} {drop}`" for drop in drops)
+    named = ", ".join(f"{shown_path(path)} by {_SHOWN_BY[kind]}" for path, kind in papers)
+    ids = " or ".join(dict.fromkeys(_SHOWN_BY[kind].removeprefix("its ") for _, kind in papers if kind != "abstract"))
+    otherwise = f"if not, correct the entry's {ids}" if ids else "if not, nothing to do"
+    report.warning(entry.path, entry.line, f"this entry is {named}: one paper in {len(papers)} files?",
+                   f"if so, merge them ({merges}), then import this file again; {otherwise} (it was skipped)")
 
 
 def _remember(keys: list[str], path: Path, known: Identities) -> None:

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from pathlib import Path
 
 from ..content.model import Paper
 from ..content.paperlinks import unversioned
@@ -72,11 +73,15 @@ def _telling(reasons: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 def _ordered(first: Paper, second: Paper) -> tuple[Paper, Paper]:
-    """(keep, drop): a curated title over a derived one, then the older `added`, then the path."""
-    def rank(paper: Paper) -> tuple:
-        return (_TITLE_SOURCE_RANK.get(paper.title_source, 0), paper.added or "9999", str(paper.path))
-    keep, drop = sorted((first, second), key=rank)
+    """(keep, drop), as `keeping_order` ranks them."""
+    keep, drop = sorted((first, second), key=lambda paper: keeping_order(paper.title_source, paper.added, paper.path))
     return keep, drop
+
+
+def keeping_order(title_source: str, added: str, path: Path | str) -> tuple:
+    """Which of the files of one paper `merge` should keep, first: a curated title over a derived
+    one, then the older `added`, then the path."""
+    return _TITLE_SOURCE_RANK.get(title_source, 0), added or "9999", str(path)
 
 
 def same_value(papers: Iterable[Paper], values: Callable[[Paper], Iterable[str]],
