@@ -22,7 +22,7 @@ from .relate.review import (
     review_items,
     tag_items,
 )
-from .report import ContentError, Diagnostic, Report
+from .report import ContentError, Diagnostic, Report, shown_path
 
 
 def curation_report(catalogue: Catalogue, taxonomy_path: Path, report: Report,
@@ -151,7 +151,7 @@ def _groups(diagnostics: list[Diagnostic]) -> list[list[Diagnostic]]:
 
 
 def _as_json(diagnostic: Diagnostic) -> dict[str, object]:
-    return {"path": _relative(diagnostic.path), "line": diagnostic.line, "severity": diagnostic.severity,
+    return {"path": shown_path(diagnostic.path), "line": diagnostic.line, "severity": diagnostic.severity,
             "message": diagnostic.message, "hint": diagnostic.hint}
 
 
@@ -165,7 +165,7 @@ GITHUB_LEVELS = {"error": "error", "warning": "warning", "note": "notice"}
 def github_annotation(diagnostic: Diagnostic) -> str:
     """A GitHub Actions workflow command, which the pull request shows beside the file's line:
     `::error file=content/papers/x.md,line=3::message — fix`."""
-    where = f"file={_github_escape(_relative(diagnostic.path), True)}"
+    where = f"file={_github_escape(shown_path(diagnostic.path), True)}"
     if diagnostic.line:
         where += f",line={diagnostic.line}"
     text = f"{diagnostic.message} — {diagnostic.hint}" if diagnostic.hint else diagnostic.message
@@ -176,14 +176,6 @@ def _github_escape(text: str, property_value: bool) -> str:
     """The escapes GitHub's toolkit applies (`%`, line ends; `:` and `,` inside properties)."""
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     return text.replace(":", "%3A").replace(",", "%2C") if property_value else text
-
-
-def _relative(path: Path | str) -> str:
-    """A path from the working folder (the repository's root in CI), as annotations name files."""
-    try:
-        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return str(path)
 
 
 def run_review(content_dir: Path, output: str = "text") -> int:
@@ -210,10 +202,10 @@ def run_review(content_dir: Path, output: str = "text") -> int:
 
 def _review_json(item: ReviewItem) -> dict[str, object]:
     """An item for tools, its path said from the working folder as the diagnostics' are."""
-    return {**item.as_json(), "path": _relative(item.path)}
+    return {**item.as_json(), "path": shown_path(item.path)}
 
 
 def _review_line(item: ReviewItem) -> str:
-    where = _relative(item.path) + (f":{item.line}" if item.line else "")
+    where = shown_path(item.path) + (f":{item.line}" if item.line else "")
     detail = f"\n      {item.detail}" if item.detail else ""
     return f"  {where}: {item.message} — {item.hint}{detail}"

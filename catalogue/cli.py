@@ -15,7 +15,7 @@ from .importer import command as import_command
 from .output.search import SearchIndexError
 from .pipeline import build_site
 from .progress import Stages, summary_table
-from .report import ContentError, terminal_report
+from .report import ContentError, shown_path, terminal_report
 
 OUT_DIR = PROJECT_ROOT / "site"
 WATCH_DIR = ".site-watch"
@@ -172,16 +172,8 @@ def _build(args: argparse.Namespace, report) -> int:
     result = build_site(config, report, Stages(sys.stderr), cached=not args.fresh)
     warnings = f", {len(report.warnings)} warning(s)" if report.warnings else ""
     print(f"Built {result.pages} pages ({result.papers} papers; {result.files} files with feeds, "
-          f"citations and images) into {_shown(config.out_dir)} in {result.seconds:.1f} s{warnings}.\n")
+          f"citations and images) into {shown_path(config.out_dir)}/ in {result.seconds:.1f} s{warnings}.\n")
     print(summary_table({"pages": result.pages, "papers": result.papers, "redirects": result.redirects,
                          "other files": result.files - result.pages,
                          "rendered now": result.rendered}, result.stages or {}, result.seconds), end="")
     return 0
-
-
-def _shown(path: Path) -> str:
-    """A path as short as it can be said from here."""
-    try:
-        return f"{path.resolve().relative_to(Path.cwd())}/"
-    except ValueError:
-        return str(path)

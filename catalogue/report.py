@@ -35,9 +35,20 @@ class Diagnostic:
 
 def shown_path(path: Path | str) -> str:
     """A path as a terminal shows it: relative to the working folder where it is inside it, as
-    compilers do (`content/papers/kivi.md`, whether content/ was given or found)."""
-    here = os.getcwd() + os.sep
-    return str(path)[len(here):] if str(path).startswith(here) else str(path)
+    compilers do (`content/papers/kivi.md`, whether content/ was given or found). Links are not
+    followed: a file is named where it was met, even if it leads elsewhere."""
+    absolute = os.path.abspath(path)
+    for here in _working_folders():
+        if absolute.startswith(here + os.sep):
+            return absolute[len(here) + 1:]
+    return str(path)
+
+
+def _working_folders() -> list[str]:
+    """The working folder as the system names it, and as the shell does when it was entered
+    through a link (`$PWD`), so that paths given either way are shown from it."""
+    here, shell = os.getcwd(), os.environ.get("PWD", "")
+    return [here, shell] if shell and shell != here and os.path.realpath(shell) == here else [here]
 
 
 class ContentError(Exception):

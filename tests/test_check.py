@@ -11,7 +11,7 @@ from catalogue.content.loader import load_catalogue
 from catalogue.pipeline import check_site
 from catalogue.relate.duplicates import near_duplicates
 from catalogue.render.renderer import PageRenderer
-from catalogue.report import Report
+from catalogue.report import Report, shown_path
 
 LONG = ("We compress the key-value cache of long-context language models by keeping the tokens "
         "that attention needs most, which cuts memory eight times at equal accuracy on long tasks.")
@@ -160,3 +160,20 @@ def test_check_starts_from_the_state_the_last_check_left(small_site, monkeypatch
     again, incremental = check(".cache"), list(rendered)
     assert again == check(".fresh-cache") and 0 < len(incremental) < everything
     assert "papers/samba/index.html" in incremental
+
+
+def test_paths_are_shown_from_the_working_folder_also_entered_through_a_link(tmp_path, monkeypatch):
+    real = tmp_path / "real"
+    (real / "content" / "papers").mkdir(parents=True)
+    (tmp_path / "elsewhere.md").write_text("x")
+    (real / "content" / "papers" / "linked.md").symlink_to(tmp_path / "elsewhere.md")
+    (tmp_path / "link").symlink_to(real)
+    monkeypatch.chdir(tmp_path / "link")  # the system names it tmp_path/real; the shell, tmp_path/link
+    monkeypatch.setenv("PWD", str(tmp_path / "link"))
+    assert shown_path(tmp_path / "link" / "content" / "papers" / "a.md") == "content/papers/a.md"
+    assert shown_path(real / "content" / "papers" / "a.md") == "content/papers/a.md"
+    assert shown_path(Path("content/papers/a.md")) == "content/papers/a.md"
+    assert shown_path(real / "content" / "papers" / "linked.md") == "content/papers/linked.md"  # not where it leads
+    assert shown_path(tmp_path / "elsewhere.md") == str(tmp_path / "elsewhere.md")
+    monkeypatch.setenv("PWD", str(tmp_path))  # a stale $PWD, naming another folder, is not trusted
+    assert shown_path(tmp_path / "link" / "content" / "a.md") == str(tmp_path / "link" / "content" / "a.md")

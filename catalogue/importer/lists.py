@@ -295,7 +295,7 @@ def _keep_source(path: Path, run: _Run) -> bool:
         return False
     if not run.dry_run:
         write_new(target, data)
-        run.report.info(f"kept {path} as {shown_path(target)}")
+        run.report.info(f"kept {shown_path(path)} as {shown_path(target)}")
     return True
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..content.model import DOI_PATTERN, Venue
 from ..content.paperlinks import ARXIV_ID, arxiv_id_in, unversioned
+from ..report import shown_path
 from ..text import outside_math
 
 # BibTeX's accents, as Unicode combining marks: `{\"u}` → ü, `\'{e}` → é.
@@ -46,7 +47,7 @@ class Entry:
 
     @property
     def where(self) -> str:
-        return f"{self.path}:{self.line}"
+        return f"{shown_path(self.path)}:{self.line}"
 
 
 def one_line(text: str) -> str:
