@@ -10,6 +10,7 @@ from pathlib import Path
 from .config import SOURCES_DIR, TAXONOMY_FILE, SiteConfig
 from .content.catalogue import Catalogue
 from .content.loader import load_catalogue
+from .content.taxonomy import covered_phrases
 from .files import read_lines
 from .importer.slugs import slug_source, slugify
 from .pipeline import check_site
@@ -52,6 +53,9 @@ def curation_report(catalogue: Catalogue, taxonomy_path: Path, report: Report,
         elif uses[tag.id] == 1:
             report.note(taxonomy_path, tag.line, f"tag `{tag.id}` is used by one paper only",
                         "tag more papers with it, or merge it into a broader tag")
+        for phrase, by in covered_phrases(tag):
+            report.note(taxonomy_path, tag.line, f"tag `{tag.id}`: the phrase `{phrase}` adds nothing, as "
+                        f"`{by}` finds it already", f"remove `{phrase}` from its phrases")
     _check_sources(catalogue, taxonomy_path.parent, report)
     for item in tag_items(costly.outliers):
         report.note(item.path, item.line, item.message, item.hint)

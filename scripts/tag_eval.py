@@ -5,7 +5,7 @@ neighbours, suggest, and compare with the tags its curator gave it.
     .venv/bin/python scripts/tag_eval.py [--content content] [--fast]
 
 Prints micro precision, recall and F1, the share of papers whose suggested tags are exactly
-theirs and the mean Jaccard of the two sets, for the phrases alone (`suggest_tags`, the
+theirs and the mean Jaccard of the two sets, for the phrases alone (`tagging.tags_by_phrases`, the
 importer's code before neighbours were used) and for the combined suggester at its settings and
 at the settings around them. Each paper is suggested for by a suggester built from the other
 papers (exact); `--fast` uses the suggester's own leave-one-out (what `check` runs: the words'
@@ -27,7 +27,6 @@ sys.path.insert(0, str(ROOT))
 
 from catalogue.content.loader import load_catalogue  # noqa: E402
 from catalogue.content.model import Paper, Tag, Taxonomy  # noqa: E402
-from catalogue.content.taxonomy import suggest_tags  # noqa: E402
 from catalogue.relate import tagging  # noqa: E402
 from catalogue.report import Report  # noqa: E402
 
@@ -83,7 +82,7 @@ class Vocabularies:
 
 
 def _mentions(phrase: str, paper: Paper) -> bool:
-    return bool(suggest_tags(paper.title, paper.body, _one_phrase(phrase)))
+    return bool(tagging.tags_by_phrases(paper.title, paper.body, _one_phrase(phrase)))
 
 
 @functools.cache
@@ -92,7 +91,7 @@ def _one_phrase(phrase: str) -> Taxonomy:
 
 
 def phrases_only(papers: Sequence[Paper], vocabularies: Vocabularies) -> list[tuple[str, ...]]:
-    return [suggest_tags(p.title, p.body, vocabularies.of(p)) for p in papers]
+    return [tagging.tags_by_phrases(p.title, p.body, vocabularies.of(p)) for p in papers]
 
 
 def combined(papers: Sequence[Paper], vocabularies: Vocabularies, settings: tagging.Settings,

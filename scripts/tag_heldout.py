@@ -26,7 +26,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from catalogue.content.loader import load_catalogue  # noqa: E402
-from catalogue.content.taxonomy import suggest_tags  # noqa: E402
 from catalogue.relate import tagging  # noqa: E402
 from catalogue.report import Report  # noqa: E402
 
@@ -71,7 +70,7 @@ def main() -> int:
     names = list(tagged)
     for first, second in zip(names, names[1:]):
         print(f"{first} judged against {second:<16} {scores(tagged[second], tagged[first])}")
-    phrases = {i: set(suggest_tags(titles[i], abstracts[i], catalogue.taxonomy)) for i in titles}
+    phrases = {i: set(tagging.tags_by_phrases(titles[i], abstracts[i], catalogue.taxonomy)) for i in titles}
     suggester = tagging.TagSuggester(catalogue.papers, catalogue.taxonomy)
     chosen = tagging.Settings()
     runs = {"phrases only": phrases}

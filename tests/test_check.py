@@ -177,3 +177,13 @@ def test_paths_are_shown_from_the_working_folder_also_entered_through_a_link(tmp
     assert shown_path(tmp_path / "elsewhere.md") == str(tmp_path / "elsewhere.md")
     monkeypatch.setenv("PWD", str(tmp_path))  # a stale $PWD, naming another folder, is not trusted
     assert shown_path(tmp_path / "link" / "content" / "a.md") == str(tmp_path / "link" / "content" / "a.md")
+
+
+def test_a_phrase_another_phrase_of_its_tag_finds_already_is_noted(scratch):
+    taxonomy = (scratch.content / "taxonomy.yaml").read_text(encoding="utf-8")
+    scratch.write("content/taxonomy.yaml", taxonomy.replace('"kv cache"', '"kv cache", "kv caches", "kv-cache*"', 1))
+    scratch.write("content/papers/a.md", paper("a", "A"))
+    report = Report()
+    curation_report(load_catalogue(scratch.content, Report()), scratch.content / "taxonomy.yaml", report)
+    notes = [d.message for d in report.diagnostics if "adds nothing" in d.message]
+    assert notes == ["tag `kv-cache`: the phrase `kv caches` adds nothing, as `kv cache` finds it already"]

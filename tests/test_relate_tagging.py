@@ -189,6 +189,9 @@ def test_a_suggester_from_few_papers_still_suggests_from_phrases(scratch, count)
     ("data mixture", "we vary the data mixtures", "data mixtures"),
     ("kv cache", "two kv caches", "kv caches"),
     ("index", "sparse indexes", "indexes"),
+    ("long-term memory", "two long-term memories", "long-term memories"),
+    ("memory", "external memories", "memories"),
+    ("key", "many keys", "keys"),
     ("extrapolat*", "length extrapolation works", "extrapolation"),
     ("kv cache", "a kv cachet", None),  # whole words: no other word that begins the same
     ("lra", "the lrab suite", None),

@@ -13,7 +13,6 @@ from . import yamltext
 from .keys import Key, KeyTable
 from .model import Tag, Taxonomy, Theme
 
-MAX_SUGGESTED_TAGS = 5
 HOW = "see docs/reference.md, content/taxonomy.yaml"
 TAG_KEYS = KeyTable("Tags", "content/taxonomy.yaml",
                     "Each entry of `tags:` is one tag of the controlled vocabulary, with its page at `/tags/<id>/`.", (
@@ -22,7 +21,8 @@ TAG_KEYS = KeyTable("Tags", "content/taxonomy.yaml",
     Key("label", str, "Its name as readers see it: `KV cache`.", required=True),
     Key("description", str, "One sentence on what it covers, shown on its page.", required=True),
     Key("phrases", list, "Lower-case phrases that suggest it when `import` reads a title and abstract, as "
-                         "whole words, the last one in its plural too (`data mixture` finds `data mixtures`); "
+                         "whole words, the last one in its plural too (`data mixture` finds `data mixtures`, `memory` "
+                         "`memories`); "
                          "a trailing `*` makes a phrase a prefix (`extrapolat*`)."),
 ))
 THEME_KEYS = KeyTable("Themes", "content/taxonomy.yaml",
@@ -58,6 +58,11 @@ def _read_tags(items: list, path: Path, lines: dict, report: Report) -> dict[str
             report.error(path, where, f"tag `{item['id']}`: phrases must be a list of strings",
                          'write e.g. phrases: ["kv cache", "cache evict*"]')
             continue
+        unmatchable = [(k, phrase) for k, phrase in enumerate(phrases) if not _PHRASE_START.match(phrase.lower())]
+        for k, phrase in unmatchable:
+            report.error(path, yamltext.line_of(lines, ("tags", index, "phrases", k)),
+                         f"tag `{item['id']}`: the phrase {phrase!r} can never be found",
+                         "start a phrase with the letter or digit of its first word, or remove it")
         if item["id"] in tags:
             report.error(path, where, f"tag `{item['id']}` is defined twice", "remove one of them")
             continue
@@ -113,33 +118,37 @@ def _entry_ok(item: object, keys: KeyTable, kind: str, path: Path, line: int,
     return True
 
 
-def suggest_tags(title: str, abstract: str, taxonomy: Taxonomy) -> tuple[str, ...]:
-    """Tags whose phrases occur in the text, best first: title matches count double."""
-    title, abstract = title.lower(), abstract.lower()
-    scores: dict[str, int] = {}
-    for tag in taxonomy.tags.values():
-        score = sum(_count(p, abstract) + 2 * _count(p, title) for p in tag.phrases)
-        if score:
-            scores[tag.id] = score
-    order = list(taxonomy.tags)
-    ranked = sorted(scores, key=lambda t: (-scores[t], order.index(t)))
-    return tuple(ranked[:MAX_SUGGESTED_TAGS])
-
-
 def phrase_occurs(phrase: str, text: str) -> bool:
-    """Whether a tag's phrase occurs in lower-cased text, as `suggest_tags` matches it."""
+    """Whether a tag's phrase occurs in lower-cased text."""
     return phrase_pattern(phrase).search(text) is not None
 
 
-def _count(phrase: str, text: str) -> int:
-    return len(phrase_pattern(phrase).findall(text))
+def covered_phrases(tag: Tag) -> list[tuple[str, str]]:
+    """(phrase, by): a phrase of the tag that another of its phrases finds already, so that
+    it adds nothing (`kv caches` beside `kv cache`, `compressor` beside `compress*`)."""
+    return [(phrase, next(other for other in tag.phrases if _covers(other, phrase)))
+            for phrase in tag.phrases if any(_covers(other, phrase) for other in tag.phrases)]
+
+
+def _covers(other: str, phrase: str) -> bool:
+    """Whether `other` finds every text `phrase` finds (a prefix is covered by a shorter prefix only)."""
+    if other == phrase or (phrase.endswith("*") and not other.endswith("*")):
+        return False
+    return phrase_pattern(other).fullmatch(phrase.rstrip("*")) is not None
+
+
+_PHRASE_START = re.compile(r"[a-z0-9]")  # where the matcher tries phrases: at the start of a word
 
 
 @functools.cache
 def phrase_pattern(phrase: str) -> re.Pattern[str]:
     """A tag's phrase as lower-cased text is searched for: whole words, the last one in its plural
-    too (`data mixture` finds `data mixtures`); a trailing `*` makes the phrase a prefix, matched
-    to the end of its word (`extrapolat*` finds `extrapolation`)."""
+    too (`data mixture` finds `data mixtures`, `long-term memory` finds `long-term memories`); a
+    trailing `*` makes the phrase a prefix, matched to the end of its word (`extrapolat*` finds
+    `extrapolation`)."""
     stem = phrase.rstrip("*")
-    end = r"[a-z0-9-]*" if phrase.endswith("*") else r"(?:e?s)?(?![a-z0-9])"
-    return re.compile(r"(?<![a-z0-9])" + re.escape(stem) + end)
+    if phrase.endswith("*"):
+        return re.compile(r"(?<![a-z0-9])" + re.escape(stem) + r"[a-z0-9-]*")
+    if stem.endswith("y"):  # memory, memories
+        return re.compile(r"(?<![a-z0-9])" + re.escape(stem[:-1]) + r"(?:ys?|ies)(?![a-z0-9])")
+    return re.compile(r"(?<![a-z0-9])" + re.escape(stem) + r"(?:e?s)?(?![a-z0-9])")

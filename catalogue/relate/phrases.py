@@ -51,8 +51,9 @@ class Phrases:
 
     def _starting(self, word: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
         """The phrases that can start at this word (asked once a word: most words start none)."""
-        candidates = [c for form in dict.fromkeys((word, word.removesuffix("s"), word.removesuffix("es")))
-                      for c in self._by_word.get(form, ())]  # a one-word phrase matches its plural
+        singulars = (word.removesuffix("s"), word.removesuffix("es"), word.removesuffix("ies") + "y")
+        candidates = [c for form in dict.fromkeys((word, *singulars))  # a one-word phrase matches its plural
+                      for c in self._by_word.get(form, ())]
         for length, stems in self._by_prefix.items():
             candidates += stems.get(word[:length], ()) if length <= len(word) else ()
         return tuple(candidates)

@@ -259,6 +259,15 @@ class PhraseReliability:
                 for tag in found if tag in self._column}
 
 
+def tags_by_phrases(title: str, body: str, taxonomy: Taxonomy) -> tuple[str, ...]:
+    """The phrases alone, as the importer tagged before the neighbours were asked (the measure a
+    suggester must beat): every tag a phrase names, at most MAX_TAGS, by mentions (a title's
+    count TITLE_WEIGHT times), then in the taxonomy's order."""
+    found = Phrases(taxonomy).found(title, body)
+    order = list(taxonomy.tags)
+    return tuple(sorted(found, key=lambda tag: (-mentions(found[tag]), order.index(tag)))[:MAX_TAGS])
+
+
 def mentions(found: list[tuple[str, str]]) -> int:
     """A tag's mentions: a title's count TITLE_WEIGHT times."""
     return sum(TITLE_WEIGHT if where == "title" else 1 for where, _ in found)
