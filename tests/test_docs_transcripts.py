@@ -2,8 +2,9 @@
 what it prints) are what the commands print: each block is replayed, command after command, on
 the project it was written on, and the output compared line by line.
 
-In what a page shows, a line `…` stands for any lines, a `…` within a line for any text, and a
-date for any date (an import writes today's); everything else must be as printed."""
+In what a page shows, a line `…` stands for any lines (never a traceback), a `…` within a line
+for any text, and the date of an `added:` line for any date (an import writes today's);
+everything else must be as printed, and no command may end in a traceback."""
 
 from __future__ import annotations
 
@@ -104,10 +105,12 @@ def shown_as_pattern(lines: list[str]) -> re.Pattern[str]:
     parts = []
     for line in lines:
         if line == "…":
-            parts.append(r"(?:[^\n]*\n)*?")
-        else:
-            pieces = [re.sub(DATE, lambda _: DATE, re.escape(piece).replace(r"\-", "-")) for piece in line.split("…")]
-            parts.append("[^\n]*".join(pieces) + r"\n")
+            parts.append(r"(?:(?!Traceback)[^\n]*\n)*?")
+            continue
+        pieces = [re.escape(piece) for piece in line.split("…")]
+        if line.startswith("added: "):
+            pieces = [re.sub(DATE, lambda _: DATE, piece.replace(r"\-", "-")) for piece in pieces]
+        parts.append("[^\n]*".join(pieces) + r"\n")
     return re.compile("".join(parts))
 
 
@@ -119,6 +122,19 @@ def test_every_sample_session_has_a_project_to_replay_on():
 def test_a_sample_session_prints_what_the_page_shows(tmp_path, page, first, steps):
     project = SESSIONS[(page, first)](tmp_path / "project")
     for command, shown in steps:
-        _, printed = replay(project, command)
+        returncode, printed = replay(project, command)
         printed = printed.rstrip("\n") + "\n"
+        assert returncode in (0, 1) and "Traceback" not in printed, printed
         assert shown_as_pattern(shown).fullmatch(printed), f"{page}: `{command}` printed:\n{printed}"
+
+
+def test_what_a_page_shows_is_matched_strictly():
+    shown = ["would update content/papers/kivi.md ← icml2024.bib:4", "…", "added: 2026-12-02", "title: 'X'"]
+    pattern = shown_as_pattern(shown)
+    assert pattern.fullmatch("would update content/papers/kivi.md ← icml2024.bib:4\nmore\nadded: 2031-01-09\n"
+                             "title: 'X'\n")
+    assert not pattern.fullmatch("would update content/papers/kivi.md ← icml2024.bib:4\nTraceback (most recent "
+                                 "call last):\nadded: 2031-01-09\ntitle: 'X'\n")
+    assert not shown_as_pattern(["arxiv: 2026-12-02"]).fullmatch("arxiv: 2031-01-09\n")  # only `added:` varies
+    assert not pattern.fullmatch("would update content/papers/kivi.md ← icml2024.bib:4\nadded: 2031-01-09\n"
+                                 "title: 'Y'\n")
