@@ -70,6 +70,9 @@ SESSIONS: dict[tuple[str, str], Callable[[Path], Path]] = {
     ("bulk-changes.md", "merge mambaextend longmamba"): frozen,
     ("bulk-changes.md", "retag --where 'venue:\"ICML 2024\" text:icl' --add benchmarks-evaluation --dry-run"): frozen,
     ("curating.md", "review --content content"): test_site,
+    ("bulk-changes.md", "tags rename kv-cache key-value-cache"): frozen,
+    ("bulk-changes.md", "tags split in-context-learning icl-as-optimization task-vectors"): frozen,
+    ("tag-suggestions.md", "check"): frozen,
 }
 
 
@@ -104,7 +107,7 @@ def shown_as_pattern(lines: list[str]) -> re.Pattern[str]:
     """What a page shows, as a pattern the whole output must match."""
     parts = []
     for line in lines:
-        if line == "…":
+        if line.strip() == "…":
             parts.append(r"(?:(?!Traceback)[^\n]*\n)*?")
             continue
         pieces = [re.escape(piece) for piece in line.split("…")]
