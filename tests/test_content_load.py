@@ -169,6 +169,12 @@ def test_a_value_yaml_cannot_make_is_named_at_its_line_with_a_fix_never_a_crash(
     assert errors_for(scratch, {"a.md": paper("a", "A", extra=extra)}) == [expected]
 
 
+def test_a_quoted_date_is_told_to_lose_its_quotes(scratch):
+    assert errors_for(scratch, {"a.md": paper("a", "A", extra="added: '2026-12-03'\n")}) == [
+        "papers/a.md:7: `added` must be a date, like 2024-07-21, not the text '2026-12-03' — remove the quotes: "
+        "`added: 2026-12-03` (quoted, YAML reads it as text)"]
+
+
 def test_a_venue_key_written_as_a_number_or_left_empty_is_named_at_its_line(scratch):
     scratch.write("content/papers/a.md", paper("a", "A", venue="ICLR 2025"))
     scratch.write("content/venues.yaml", "venues:\n  - name: ICLR\n    year: 2025\n    title: X\n"

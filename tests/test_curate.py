@@ -242,6 +242,8 @@ def test_dry_run_prints_each_change_and_writes_nothing(site, capsys):
     (("merge", "samba", "smaba"), "DROP: no paper has the slug `smaba` — did you mean `samba`?"),
     (("merge", "rocketkv", "rocket"), "DROP `rocket` is already an alias of `rocketkv` — nothing to merge"),
     (("retag", "--where", "tag:kv-cache", "--add", "kv"), "no tag `kv` in the taxonomy"),
+    (("retag", "--where", "tag:kv-cache", "--remove", "sparse-atention"),
+     "no tag `sparse-atention` in the taxonomy — did you mean `sparse-attention`?"),
     (("retag", "--where", "kv OR", "--add", "kv-cache"), "`OR` needs terms on both sides"),
     (("retag", "--where", "tag:kv-cache"), "retag: nothing to do — give --add TAG or --remove TAG"),
     (("retag", "--where", "tag:kv-cache", "--remove", "kv-cache", "--remove", "sparse-attention"),

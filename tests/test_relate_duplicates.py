@@ -29,6 +29,15 @@ def test_the_same_arxiv_id_is_one_warning_on_the_newer_file(scratch):
         "if they are the same paper: python build.py merge kvpress kv-press")]
 
 
+def test_a_whole_copy_is_the_one_to_drop_though_its_name_sorts_first(scratch):
+    """The same title, date and abstract: the shorter name is the original (`ltvs-copy.md` sorts
+    before `ltvs.md` by path, and was once the one kept, its original turned into a redirect)."""
+    for slug in ("ltvs", "ltvs-copy"):
+        scratch.write(f"content/papers/{slug}.md", paper(slug, "Long-Term Video Stories", body=LONG,
+                                                         extra="added: 2026-01-01\n"))
+    assert warnings_about_duplicates(scratch)[0].endswith("python build.py merge ltvs ltvs-copy")
+
+
 def test_an_abstract_whose_fingerprint_is_anothers_imported_one(scratch):
     """The same fingerprint field twice is a load error; the abstract copied under a new header is this."""
     from catalogue.content.source import fingerprint

@@ -14,7 +14,7 @@ from .. import urls
 from ..config import AUTHORS_FILE, INTROS_DIR, PAGES_DIR, PAPERS_DIR, REDIRECTS_FILE, TAXONOMY_FILE, VENUES_FILE
 from ..files import Signature, is_editors_file, signature
 from ..ledger import read_ledger
-from ..report import ContentError, Diagnostic, Report
+from ..report import ContentError, Diagnostic, Report, shown_path
 from ..state import BuildState, SourceRecord, digest
 from .catalogue import Catalogue
 from .changes import PaperChange
@@ -296,7 +296,7 @@ class _Owners:
 
     def _claims(self, key: str) -> list[_Claim]:
         return sorted(self.owners[key], key=lambda claim: (claim.role != "slug", Path(claim.path).stem != key,
-                                                           str(claim.path)))
+                                                           *_copy_last(claim.path)))
 
     def slug_clashes(self, paper_of: Callable[[str], Paper | None]) -> list[Diagnostic]:
         """A paper's slug wins over another's alias (the alias is the error); between two slugs,
@@ -306,7 +306,8 @@ class _Owners:
         for key in self.clashing:
             (first, first_role), *others = self._claims(key)
             for path, role in others:
-                owner = f"the slug of {first}" if first_role == "slug" else f"already an alias of {first}"
+                owner = f"the slug of {shown_path(first)}" if first_role == "slug" else \
+                    f"already an alias of {shown_path(first)}"
                 hint = ("give one of the two papers another slug" if role == "slug" else
                         "an old address can lead to one paper only: remove it from this paper's `aliases:`")
                 found.append(Diagnostic(Path(path), _line_in(paper_of(path), "slug" if role == "slug" else "aliases"),
@@ -320,14 +321,20 @@ class _Owners:
         for key in self.clashing:
             def copied(claim: _Claim) -> tuple[bool, str]:
                 paper = paper_of(claim.path)
-                return (not paper or fingerprint(paper.body) != key, str(claim.path))
+                return (not paper or fingerprint(paper.body) != key, *_copy_last(claim.path))
             (first, _), *others = sorted(self.owners[key], key=copied)
             found += [Diagnostic(Path(path), _line_in(paper_of(path), "fingerprint"),
-                                 f"fingerprint `{key}` is also {first}'s",
+                                 f"fingerprint `{key}` is also {shown_path(first)}'s",
                                  "a fingerprint identifies one imported abstract: delete this line "
                                  "if you copied it, or delete the paper if it is the same one")
                       for path, _ in others]
         return sorted(found, key=lambda d: (str(d.path), d.line))
+
+
+def _copy_last(path: Path | str) -> tuple[str, str]:
+    """Of two files otherwise alike, the original first: a copy's name is the original's and more
+    (`ltvs-copy.md`, `ltvs-2.md` after `ltvs.md`), where plain path order would put it first."""
+    return Path(path).stem, str(path)
 
 
 def _line_in(paper: Paper | None, key: str) -> int:

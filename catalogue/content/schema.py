@@ -30,6 +30,7 @@ from .source import PageSource
 from .venues import unknown_venue_hint
 
 TITLE_SOURCES = ("derived", "metadata", "curated")
+_QUOTED_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 PRESENTATIONS = ("oral", "spotlight", "poster")  # how a venue presented a paper, most selective first
 PAGES = r"^\d+--\d+$"
 LONGEST_ABSTRACT = 5_000  # characters; the catalogue's longest real abstract has 2,132
@@ -107,9 +108,10 @@ def _check_keys(source: PageSource, report: Report) -> None:
             report.error(source.path, _line(source, key), f"unknown key `{key}`", hint)
         elif not of_kind(value, known[key]):
             kind = KINDS[known[key]]
-            report.error(source.path, _line(source, key),
-                         f"`{key}` must be {kind}, not {described(value)}",
-                         f"write `{key}:` as {kind}" + (" (put it in quotes)" if known[key] is str else ""))
+            hint = f"write `{key}:` as {kind}" + (" (put it in quotes)" if known[key] is str else "")
+            if known[key] is datetime.date and isinstance(value, str) and _QUOTED_DATE.fullmatch(value.strip()):
+                hint = f"remove the quotes: `{key}: {value.strip()}` (quoted, YAML reads it as text)"
+            report.error(source.path, _line(source, key), f"`{key}` must be {kind}, not {described(value)}", hint)
     for key in REQUIRED_KEYS:
         if key not in source.meta:
             report.error(source.path, 1, f"`{key}` is missing",

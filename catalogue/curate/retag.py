@@ -20,6 +20,7 @@ from ..content.model import Paper
 from ..content.schema import TITLE_SOURCES
 from ..content.source import read_source
 from ..report import Report
+from .tags import unknown_tag_hint
 from .transaction import Transaction, every_paper, load_content
 
 FIELDS = ("tag", "venue", "text", "title_source", "slug")
@@ -128,7 +129,7 @@ def retag(content_dir: Path, query: str, add: list[str], remove: list[str], repo
     unknown = [tag for tag in [*add, *remove] if tag not in catalogue.taxonomy.tags]
     for tag in unknown:
         report.error(content_dir / TAXONOMY_FILE, 0, f"no tag `{tag}` in the taxonomy",
-                     f"add `- id: {tag}` under `tags:` first, or name a tag listed there")
+                     unknown_tag_hint(tag, catalogue.taxonomy.tags))
     if unknown:
         return None
     chosen = [paper for paper in catalogue.papers if any(all(t.matches(paper) for t in group) for group in groups)]

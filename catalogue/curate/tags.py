@@ -4,7 +4,7 @@ removed tags' addresses, changed together."""
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..config import INTROS_DIR
@@ -154,10 +154,15 @@ def _load(content_dir: Path, report: Report) -> tuple[Catalogue, TaxonomyText] |
 def _known(taxonomy: TaxonomyText, tags: list[str], report: Report) -> bool:
     unknown = [tag for tag in dict.fromkeys(tags) if tag not in taxonomy.tag_ids]
     for tag in unknown:
-        close = difflib.get_close_matches(tag, taxonomy.tag_ids, 1)
-        report.error(taxonomy.path, 0, f"no tag `{tag}` in the taxonomy",
-                     f"did you mean `{close[0]}`?" if close else "name a tag listed under `tags:` there")
+        report.error(taxonomy.path, 0, f"no tag `{tag}` in the taxonomy", unknown_tag_hint(tag, taxonomy.tag_ids))
     return not unknown
+
+
+def unknown_tag_hint(tag: str, tag_ids: Iterable[str]) -> str:
+    """What to write instead of a tag the taxonomy lacks: the nearest id, as a typo is likelier
+    than a new tag (adding one is `- id:` under `tags:`, with its label and phrases)."""
+    close = difflib.get_close_matches(tag, list(tag_ids), 1)
+    return f"did you mean `{close[0]}`?" if close else "name a tag listed under `tags:` there, or add it there first"
 
 
 def _new_id(taxonomy: TaxonomyText, old: str, new: str, report: Report) -> bool:
