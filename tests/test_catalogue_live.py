@@ -1,8 +1,8 @@
 """The catalogue's own checks: the one place the tests read the live content/ and ledger (every
 other test reads the frozen copy, tests/fixtures/catalogue, so a curator's edit cannot break an
 engine test). These fail when the catalogue itself is wrong: `check --strict` finds an error or a
-warning, its CI workflow fails, re-importing its own lists would change a paper, or watch mode
-cannot serve it. The watch test, the one that once caught every page answering 404 on the real
+warning, its CI workflow fails, re-importing its own lists would change a paper, its ledger
+misses an address a build publishes, or watch mode cannot serve it. The watch test, the one that once caught every page answering 404 on the real
 catalogue, runs in every run; the others are slow (CI, or --slow). tests/test_pipeline_same_output.py
 also builds the live catalogue, against the reference commit's output.
 """
@@ -47,6 +47,14 @@ def test_every_step_of_the_catalogue_workflow_passes(built):
         assert done.returncode == 0, (command, done.stderr[-3000:])
     assert "::error" not in shell(built, workflow_commands()[0]).stdout
     assert (built / "site" / "papers" / "samba" / "index.html").is_file()
+
+
+@pytest.mark.slow
+def test_the_committed_ledger_is_what_a_build_of_the_catalogue_leaves(built):
+    """A curator's first build after a clone changes no tracked file: every address the
+    catalogue publishes is in published-urls.txt already (a page added without its line, like
+    the reading guide once, would be a diff in everyone's first build)."""
+    assert (built / "published-urls.txt").read_text() == (PROJECT_ROOT / "published-urls.txt").read_text()
 
 
 @pytest.mark.slow

@@ -357,7 +357,7 @@ def test_update_gives_papers_imported_from_a_raw_list_the_real_titles_of_any_for
     curated_name = sorted(first)[0]
     curated = scratch.content / "papers" / curated_name
     curated.write_text(first[curated_name].replace("title_source: derived", "title_source: curated"))
-    given = venue if name in (CSV, ATOM) else None
+    given = None  # a file of titles need not name a venue to update papers that have theirs (CSV, Atom)
     source = fixture(scratch, name)
     dry = Report()
     result = import_lists([source], scratch.content, None, dry, update=True, venue=given, dry_run=True)
@@ -381,6 +381,16 @@ def test_update_gives_papers_imported_from_a_raw_list_the_real_titles_of_any_for
             [line for line in old.splitlines() if not line.startswith(kept)]  # every other line as it was
     again = Report()
     assert not import_lists([source], scratch.content, None, again, update=True, venue=given).updated
+
+
+def test_update_needs_a_venue_only_for_the_papers_it_would_add(scratch):
+    import_lists([raw_list_of(scratch, CSV, "ICLR 2025")], scratch.content, None, Report())
+    first, *_ = list((scratch.content / "papers").glob("*.md"))
+    first.unlink()  # its entry is now a new paper, and the CSV names no venue for it
+    report = Report()
+    result = import_lists([fixture(scratch, CSV)], scratch.content, None, report, update=True)
+    assert len(result.updated) == 3 and not result.added
+    assert [d.message for d in report.errors] == ["this file names no venue"]  # for the paper it would add
 
 
 def test_an_entry_that_is_two_papers_of_content_is_named_with_the_merge_not_updated(scratch):

@@ -258,10 +258,15 @@ def test_update_never_moves_a_published_slug(scratch, lists):
     run_import(scratch, lists, metadata=False)
     icv = paper_file(scratch, "We recast in-context learning")
     (scratch.root / "published-urls.txt").write_text(f"/papers/{icv.stem}/\n")
-    import_lists(lists, scratch.content, scratch.root / "lists/metadata.tsv", Report(), update=True)
+    report = Report()
+    import_lists(lists, scratch.content, scratch.root / "lists/metadata.tsv", report, update=True)
     text = icv.read_text()
     assert f"slug: {icv.stem}\n" in text and "aliases: []" in text
     assert "title: 'In-context Vectors: Making In Context Learning More Effective'" in text
+    [kept] = [d for d in report.diagnostics if "keeps its address" in d.message]  # said, for a local build's ledger
+    assert kept.message == (f"`{icv.stem}` keeps its address /papers/{icv.stem}/: published-urls.txt lists it as "
+                            "published (the new title would make it `in-context-vectors`)")
+    assert kept.hint.startswith("if it was only built here, never deployed, delete its lines from published-urls.txt")
 
 
 def test_rows_for_lists_imported_before_are_not_reported_as_unmatched(scratch, lists):

@@ -101,7 +101,18 @@ def _given_venue(text: str, run: _Run) -> Venue | None:
     return None
 
 
-def _placed(entries: list[Entry], run: _Run) -> list[tuple[Entry, Venue]]:
+def _placed(entries: list[Entry], run: _Run) -> list[tuple[Entry, Venue | None]]:
+    """Each entry with its venue, as `_venues_of` tells it; with --update, an entry that is a
+    paper of content/ needs none (it only updates that paper, whose venue stays), so a file of
+    titles that names no venue updates without `--venue`."""
+    if not run.update:
+        return list(_venues_of(entries, run))
+    updating = {id(entry) for entry in entries if _existing(_identities(entry, clean_abstract(entry.text)), run.known)}
+    venues = {id(entry): venue for entry, venue in _venues_of([e for e in entries if id(e) not in updating], run)}
+    return [(entry, venues.get(id(entry))) for entry in entries if id(entry) in updating or id(entry) in venues]
+
+
+def _venues_of(entries: list[Entry], run: _Run) -> list[tuple[Entry, Venue]]:
     """Each entry with its venue: --venue, a raw list's header, or what the entry says; the
     entries whose venue cannot be told are reported."""
     if not entries:
@@ -189,7 +200,7 @@ def _venue_known(entry: Entry, run: _Run) -> bool:
     return False
 
 
-def _import_file(placed: list[tuple[Entry, Venue]], run: _Run) -> None:
+def _import_file(placed: list[tuple[Entry, Venue | None]], run: _Run) -> None:
     kept = False  # the file is copied into content/sources/ before its first paper is written
     seen: dict[str, int] = {}  # this file's identities (abstract, arXiv id, DOI) → line
     for entry, venue in placed:
@@ -325,6 +336,11 @@ def _update_paper(path: Path, entry: Entry, facts: PaperFacts | None, body: str,
     if new_slug != slug and slug not in run.published:
         changes.update(slug=new_slug, aliases=[*(meta.get("aliases") or []), slug])
         run.known.slugs.add(new_slug)
+    elif new_slug != slug:
+        run.report.note(entry.path, entry.line, f"`{slug}` keeps its address /{urls.paper(slug)}: {LEDGER_FILE} lists "
+                        f"it as published (the new title would make it `{new_slug}`)",
+                        f"if it was only built here, never deployed, delete its lines from {LEDGER_FILE} and "
+                        "run this again")
     target = path.with_name(f"{changes.get('slug', slug)}.md")
     if run.dry_run:
         run.report.info(f"would update {shown_path(target)} ← {entry.where}\n{_diff(source, target, changes)}")
