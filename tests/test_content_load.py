@@ -169,6 +169,11 @@ def test_a_value_yaml_cannot_make_is_named_at_its_line_with_a_fix_never_a_crash(
     assert errors_for(scratch, {"a.md": paper("a", "A", extra=extra)}) == [expected]
 
 
+def test_a_venue_written_as_its_address_is_told_its_name(scratch):
+    assert errors_for(scratch, {"a.md": paper("a", "A", venue="iclr-2025")}) == [
+        "papers/a.md:5: venue 'iclr-2025' is not a conference and a year — write it as `venue: ICLR 2025`"]
+
+
 def test_a_quoted_date_is_told_to_lose_its_quotes(scratch):
     assert errors_for(scratch, {"a.md": paper("a", "A", extra="added: '2026-12-03'\n")}) == [
         "papers/a.md:7: `added` must be a date, like 2024-07-21, not the text '2026-12-03' — remove the quotes: "

@@ -35,13 +35,18 @@ class Venue:
 
     @cached_property
     def slug(self) -> str:
-        return re.sub(r"[^a-z0-9]+", "-", self.label.lower()).strip("-")
+        return venue_slug(self.label)
 
     @classmethod
     def parse(cls, text: str) -> Venue | None:
         """`ICLR 2025` → Venue; None when the text is not a name followed by a year."""
         match = re.fullmatch(r"\s*(\S.*?)\s+((?:19|20)\d\d)\s*", text)
         return cls(int(match.group(2)), match.group(1)) if match else None
+
+
+def venue_slug(label: str) -> str:
+    """A venue's part of its address: `ICML 2024` → `icml-2024`."""
+    return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from .model import (
     Paper,
     Taxonomy,
     Venue,
+    venue_slug,
 )
 from .paperlinks import ARXIV_ID, OPENREVIEW_ID, arxiv_id_in, openreview_id_in, paper_page, placeholder
 from .source import PageSource
@@ -83,8 +84,11 @@ def _venue(source: PageSource, vocabulary: Vocabulary | None, report: Report) ->
     text = source.meta["venue"]
     parsed = Venue.parse(text)
     if parsed is None:
-        report.error(source.path, _line(source, "venue"), f"venue {text!r} has no year",
-                     "write the conference and year, like `venue: ICML 2024`")
+        known = vocabulary.venues.values() if vocabulary else ()
+        spelt = next((v.label for v in known if v.slug == venue_slug(text)), None)  # `iclr-2024`, as its address
+        problem = "is not a conference and a year" if re.search(r"(?:19|20)\d\d", text) else "has no year"
+        fix = f"write it as `venue: {spelt}`" if spelt else "write the conference and year, like `venue: ICML 2024`"
+        report.error(source.path, _line(source, "venue"), f"venue {text!r} {problem}", fix)
         return None
     if vocabulary is None:  # the venues file itself is broken, and reported
         return parsed
