@@ -54,8 +54,9 @@ def curation_report(catalogue: Catalogue, taxonomy_path: Path, report: Report,
             report.note(taxonomy_path, tag.line, f"tag `{tag.id}` is used by one paper only",
                         "tag more papers with it, or merge it into a broader tag")
         for phrase, by in covered_phrases(tag):
-            report.note(taxonomy_path, tag.line, f"tag `{tag.id}`: the phrase `{phrase}` adds nothing, as "
-                        f"`{by}` finds it already", f"remove `{phrase}` from its phrases")
+            why = "is listed twice" if phrase == by else f"adds nothing, as `{by}` finds it already"
+            report.note(taxonomy_path, tag.line, f"tag `{tag.id}`: the phrase `{phrase}` {why}",
+                        f"remove `{phrase}` from its phrases" + (" once" if phrase == by else ""))
     _check_sources(catalogue, taxonomy_path.parent, report)
     for item in tag_items(costly.outliers):
         report.note(item.path, item.line, item.message, item.hint)

@@ -37,8 +37,13 @@ def shown_path(path: Path | str) -> str:
     """A path as a terminal shows it: relative to the working folder where it is inside it, as
     compilers do (`content/papers/kivi.md`, whether content/ was given or found). Links are not
     followed: a file is named where it was met, even if it leads elsewhere."""
-    absolute = os.path.abspath(path)
-    for here in _working_folders():
+    if ".." in Path(path).parts:
+        return str(path)  # `lnk/../x` need not be `x` when `lnk` is a link: as given
+    try:
+        absolute, folders = os.path.abspath(path), _working_folders()
+    except OSError:  # the working folder is gone
+        return str(path)
+    for here in folders:
         if absolute.startswith(here + os.sep):
             return absolute[len(here) + 1:]
     return str(path)

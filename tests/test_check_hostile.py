@@ -23,7 +23,7 @@ HOSTILE = {  # name → (files to write under content/, how the first error begi
                      "papers/x.md:2: invalid YAML: did not find expected ',' or ']'"),
     "no front matter": ({"papers/x.md": "Just an abstract.\n"}, "papers/x.md:1: no front matter"),
     "tags as one string": ({"papers/x.md": paper("x", "X", tags='"kv-cache, sparse-attention"')},
-                           "papers/x.md:6: `tags` must be a list, like [a, b], not the text"),
+                           "papers/x.md:6: `tags` must be a list like [a, b], not the text"),
     "a number as title": ({"papers/x.md": paper("x", "X").replace('title: "X"', "title: 42")},
                          "papers/x.md:2: `title` must be text, not the number 42 — write `title:` as text (put it in quotes)"),
     "an unknown key": ({"papers/x.md": paper("x", "X", extra="tilte: Y\n")},

@@ -115,7 +115,7 @@ def test_the_venues_file_gives_full_names_and_is_validated(scratch):
     assert errors[:4] == [f"venues.yaml:3: venue: `year` must be a whole number, not the text '2025' — {how}",
                           f"venues.yaml:7: venue: unknown key `titel` — {how}",  # each problem at its key's line
                           f"venues.yaml:5: venue: `title` is missing — {how}",  # and a missing key at the entry's
-                          f"venues.yaml:11: venue: `date` must be a date, like 2024-07-21, not the text 'July' — {how}"]
+                          f"venues.yaml:11: venue: `date` must be a date like 2024-07-21, not the text 'July' — {how}"]
 
 
 def test_an_alias_may_not_repeat_the_slug(scratch):
@@ -150,7 +150,7 @@ def test_an_impossible_date_is_named_at_its_line_not_an_internal_error(scratch):
         "YYYY-MM-DD, like 2024-07-21"]
 
 
-KINDS_IN_WORDS = "text, a whole number, true or false, a list, like [a, b] or a date, like 2024-07-21"
+KINDS_IN_WORDS = "text, a whole number, true or false, a list like [a, b], or a date like 2024-07-21"
 
 
 @pytest.mark.parametrize("extra, expected", [
@@ -164,6 +164,8 @@ KINDS_IN_WORDS = "text, a whole number, true or false, a list, like [a, b] or a 
                               "write the value out in full instead of the alias"),
     ("code: 'a\x07b'\n", "papers/a.md:7: U+0007 cannot be written in YAML (control characters are not allowed) — "
                          "delete it: it shows as nothing, or as a box, in most editors"),
+    ("authors: [Zoë Müller, 王芳]\ncode: 'a\x07b'\n", "papers/a.md:8: U+0007 cannot be written in YAML (control "
+     "characters are not allowed) — delete it: it shows as nothing, or as a box, in most editors"),  # bytes ≠ chars
 ])
 def test_a_value_yaml_cannot_make_is_named_at_its_line_with_a_fix_never_a_crash(scratch, extra, expected):
     assert errors_for(scratch, {"a.md": paper("a", "A", extra=extra)}) == [expected]
@@ -174,9 +176,15 @@ def test_a_venue_written_as_its_address_is_told_its_name(scratch):
         "papers/a.md:5: venue 'iclr-2025' is not a conference and a year — write it as `venue: ICLR 2025`"]
 
 
+def test_a_key_written_as_a_number_or_a_yes_is_named_at_its_own_line(scratch):
+    errors = errors_for(scratch, {"a.md": paper("a", "A", extra="2024: x\nyes: 1\n")})
+    assert [error.split(" — ")[0] for error in errors] == ["papers/a.md:7: unknown key `2024`",
+                                                           "papers/a.md:8: unknown key `True`"]
+
+
 def test_a_quoted_date_is_told_to_lose_its_quotes(scratch):
     assert errors_for(scratch, {"a.md": paper("a", "A", extra="added: '2026-12-03'\n")}) == [
-        "papers/a.md:7: `added` must be a date, like 2024-07-21, not the text '2026-12-03' — remove the quotes: "
+        "papers/a.md:7: `added` must be a date like 2024-07-21, not the text '2026-12-03' — remove the quotes: "
         "`added: 2026-12-03` (quoted, YAML reads it as text)"]
 
 

@@ -83,7 +83,7 @@ def test_the_ledger_keeps_its_address(withdrawn_site):
 
 
 @pytest.mark.parametrize("extra, expected", [
-    ("withdrawn: true\n", "papers/a.md:7: `withdrawn` must be a date, like 2024-07-21, not true"),
+    ("withdrawn: true\n", "papers/a.md:7: `withdrawn` must be a date like 2024-07-21, not true"),
     ("withdrawn: 2025-02-30\n", "papers/a.md:7:"),
     ("withdrawn_reason: Wrong.\n", "papers/a.md:7: `withdrawn_reason` without `withdrawn` — add the day"),
     ("withdrawn: 2025-02-10\nwithdrawn_reason: [a, b]\n", "papers/a.md:8: `withdrawn_reason` must be text"),

@@ -63,16 +63,18 @@ def test_site(target: Path) -> Path:
 
 test_site.__test__ = False  # a set-up, not a test
 
-# Each block, by its page and its first command, and the project it was written on.
-SESSIONS: dict[tuple[str, str], Callable[[Path], Path]] = {
-    ("adding-papers.md", "import lists/icml2024.bib --dry-run"): frozen,
-    ("adding-papers.md", "import --update --dry-run icml2024.bib"): raw_list_imported,
-    ("bulk-changes.md", "merge mambaextend longmamba"): frozen,
-    ("bulk-changes.md", "retag --where 'venue:\"ICML 2024\" text:icl' --add benchmarks-evaluation --dry-run"): frozen,
-    ("curating.md", "review --content content"): test_site,
-    ("bulk-changes.md", "tags rename kv-cache key-value-cache"): frozen,
-    ("bulk-changes.md", "tags split in-context-learning icl-as-optimization task-vectors"): frozen,
-    ("tag-suggestions.md", "check"): frozen,
+# Each block, by its page and its first command: the project it was written on, and each
+# command's exit code in turn.
+SESSIONS: dict[tuple[str, str], tuple[Callable[[Path], Path], tuple[int, ...]]] = {
+    ("adding-papers.md", "import lists/icml2024.bib --dry-run"): (frozen, (0, 1, 0, 1, 1)),
+    ("adding-papers.md", "import --update --dry-run icml2024.bib"): (raw_list_imported, (0,)),
+    ("bulk-changes.md", "merge mambaextend longmamba"): (frozen, (0,)),
+    ("bulk-changes.md", "retag --where 'venue:\"ICML 2024\" text:icl' --add benchmarks-evaluation --dry-run"):
+        (frozen, (0,)),
+    ("curating.md", "review --content content"): (test_site, (0,)),
+    ("bulk-changes.md", "tags rename kv-cache key-value-cache"): (frozen, (0,)),
+    ("bulk-changes.md", "tags split in-context-learning icl-as-optimization task-vectors"): (frozen, (1,)),
+    ("tag-suggestions.md", "check"): (frozen, (0,)),
 }
 
 
@@ -123,11 +125,13 @@ def test_every_sample_session_has_a_project_to_replay_on():
 
 @pytest.mark.parametrize("page, first, steps", sessions(), ids=lambda value: value if isinstance(value, str) else "")
 def test_a_sample_session_prints_what_the_page_shows(tmp_path, page, first, steps):
-    project = SESSIONS[(page, first)](tmp_path / "project")
-    for command, shown in steps:
+    setup, codes = SESSIONS[(page, first)]
+    project = setup(tmp_path / "project")
+    assert len(codes) == len(steps)
+    for (command, shown), code in zip(steps, codes):
         returncode, printed = replay(project, command)
         printed = printed.rstrip("\n") + "\n"
-        assert returncode in (0, 1) and "Traceback" not in printed, printed
+        assert returncode == code and "Traceback" not in printed, printed
         assert shown_as_pattern(shown).fullmatch(printed), f"{page}: `{command}` printed:\n{printed}"
 
 

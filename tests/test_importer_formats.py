@@ -416,6 +416,22 @@ def test_an_entry_that_is_two_papers_of_content_is_named_with_the_merge_not_upda
     assert copy.read_bytes() == before[copy.relative_to(scratch.content).as_posix()]
 
 
+def test_a_dry_run_names_a_paper_it_would_have_added_among_the_two(scratch):
+    """The second file's entry is the first file's new paper (by arXiv id) and a paper of content/
+    (by DOI): a dry run wrote no file for the first, and must not read one."""
+    scratch.write("content/papers/memo.md", paper("memo", "Memo", extra="doi: 10.1234/memo\n",
+                                                  body="Memory slots for long inputs."))
+    entry = "@inproceedings{{{key},\n  title = {{{title}}},\n  abstract = {{{abstract}}},\n{ids}}}\n"
+    first = scratch.write("lists/a.bib", entry.format(key="a", title="Memory Slots", ids="  eprint = {2401.00001},\n",
+                                                      abstract="We keep a few memory slots for long inputs, and more."))
+    second = scratch.write("lists/b.bib", entry.format(key="b", title="Slots Again", abstract="Another text entirely.",
+                                                       ids="  eprint = {2401.00001},\n  doi = {10.1234/memo},\n"))
+    report = Report()
+    import_lists([first, second], scratch.content, None, report, venue="ICML 2024", dry_run=True)
+    [warning] = [d for d in report.warnings if "files?" in d.message]
+    assert warning.hint.startswith("if so, merge them (`python build.py merge memo memory-slots`)")
+
+
 def test_an_entry_whose_ids_name_three_papers_merges_into_the_one_check_would_keep(scratch):
     """The curated paper is kept whichever id found it, the others merged into it by their slugs
     (a file may be named otherwise than its slug)."""

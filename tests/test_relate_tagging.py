@@ -18,7 +18,7 @@ from catalogue.content.model import Tag, Taxonomy
 from catalogue.content.taxonomy import phrase_occurs
 from catalogue.importer.lists import import_lists
 from catalogue.relate.phrases import Phrases
-from catalogue.relate.tagging import APPLY_FROM, TagSuggester, tag_outliers
+from catalogue.relate.tagging import APPLY_FROM, TagSuggester, tag_outliers, tags_by_phrases
 from catalogue.report import Report
 
 sys.path.insert(0, str(PROJECT_ROOT / "scripts"))
@@ -216,3 +216,14 @@ def test_the_held_out_set_is_whole_and_tagged_from_the_vocabulary(frozen_catalog
     assert not [row["title"] for row in papers if row["title"].casefold() in known]
     assert all(row["read_at"].startswith(("https://arxiv.org/", "https://openreview.net/", "https://ar5iv.",
                                           "https://web3.arxiv.org/")) for row in papers)
+
+
+def test_the_phrases_alone_count_a_mention_once_and_rank_by_mentions_then_the_taxonomy():
+    taxonomy = Taxonomy({
+        "a": Tag("a", "A", "A.", ("kv cache", "kv caches", "kv cache*")),  # three phrases, one mention a word
+        "b": Tag("b", "B", "B.", ("sparse attention",)),
+        "c": Tag("c", "C", "C.", ("mamba",)),
+    }, {})
+    body = "We evict kv caches. Sparse attention helps; sparse attention scales. Mamba too."
+    assert tags_by_phrases("", body, taxonomy) == ("b", "a", "c")
+    assert tags_by_phrases("Mamba", body, taxonomy) == ("c", "b", "a")  # a title's mention counts twice

@@ -8,8 +8,8 @@ import datetime
 from dataclasses import dataclass
 
 # Each kind's name, as the reference lists it and errors say what a value must be.
-KINDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list, like [a, b]",
-         datetime.date: "a date, like 2024-07-21"}
+KINDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list like [a, b]",
+         datetime.date: "a date like 2024-07-21"}
 
 
 def of_kind(value: object, kind: type) -> bool:
@@ -35,7 +35,7 @@ def described(value: object) -> str:
 def kinds_in_words() -> str:
     """Every kind a key may take, as a hint lists them."""
     *others, last = KINDS.values()
-    return f"{', '.join(others)} or {last}"
+    return f"{', '.join(others)}, or {last}"
 
 
 @dataclass(frozen=True)

@@ -8,18 +8,19 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from .. import urls
 from ..config import AUTHORS_FILE, INTROS_DIR, PAGES_DIR, PAPERS_DIR, REDIRECTS_FILE, TAXONOMY_FILE, VENUES_FILE
 from ..files import Signature, is_editors_file, signature
 from ..ledger import read_ledger
-from ..report import ContentError, Diagnostic, Report, shown_path
+from ..report import ContentError, Diagnostic, Report
 from ..state import BuildState, SourceRecord, digest
 from .catalogue import Catalogue
 from .changes import PaperChange
 from .handwritten import named_intros, read_guide, read_intro
 from .model import Paper, Taxonomy
+from .owners import Owners, fingerprint_of, slugs_of
 from .paperlinks import unversioned
 from .people import author_redirects, load_author_names
 from .prose import Prose
@@ -59,8 +60,8 @@ class ContentLoader:
         # What the records say, kept in step with them: the files with diagnostics (a handful of
         # 10,000), which files claim each slug and fingerprint, and the stray files.
         self._troubled: set[str] = set()
-        self._slugs = _Owners()
-        self._fingerprints = _Owners()
+        self._slugs = Owners()
+        self._fingerprints = Owners()
         self._stray: set[Path] = set()  # files in content/papers/ that are no paper file (`x.markdown`)
         self._indexed = False
 
@@ -191,8 +192,8 @@ class ContentLoader:
             record = self.state.sources[path]
             paper = record.value[1] if record.value else None
             (self._troubled.add if record.diagnostics else self._troubled.discard)(path)
-            self._slugs.move(path, [], _slugs_of(paper))
-            self._fingerprints.move(path, [], _fingerprint_of(paper))
+            self._slugs.move(path, [], slugs_of(paper))
+            self._fingerprints.move(path, [], fingerprint_of(paper))
         self._indexed = True
 
     def _paper_paths(self) -> list[str]:
@@ -244,8 +245,8 @@ class ContentLoader:
         record = self.state.sources.get(name)
         new = record.value[1] if record and record.value else None
         (self._troubled.add if record and record.diagnostics else self._troubled.discard)(name)
-        self._slugs.move(name, _slugs_of(old), _slugs_of(new))
-        self._fingerprints.move(name, _fingerprint_of(old), _fingerprint_of(new))
+        self._slugs.move(name, slugs_of(old), slugs_of(new))
+        self._fingerprints.move(name, fingerprint_of(old), fingerprint_of(new))
         return PaperChange(old, new)
 
 
@@ -262,91 +263,6 @@ def _read_paper(path: Path, now: Signature, content_dir: Path, vocabulary: Vocab
         return SourceRecord(now, (key, paper), tuple(scratch.diagnostics))
     except ContentError as error:
         return SourceRecord(now, (key, None), tuple(error.diagnostics))
-
-
-class _Claim(NamedTuple):
-    """A file's claim on a key, in a role: `slug`, `alias` (or `fingerprint`)."""
-
-    path: str
-    role: str
-
-
-class _Owners:
-    """Which files claim each key (a slug or an alias; a fingerprint), and in what role, kept up
-    to date per change, so finding the clashes among 10,000 files costs only the clashing keys."""
-
-    def __init__(self) -> None:
-        self.owners: dict[str, set[_Claim]] = {}
-        self.clashing: set[str] = set()
-
-    def move(self, path: str, old: list[tuple[str, str]], new: list[tuple[str, str]]) -> None:
-        for key, role in old:
-            claims = self.owners[key]
-            claims.discard(_Claim(path, role))
-            if not claims:
-                del self.owners[key]
-            self._recheck(key)
-        for key, role in new:
-            self.owners.setdefault(key, set()).add(_Claim(path, role))
-            self._recheck(key)
-
-    def _recheck(self, key: str) -> None:
-        clash = len({path for path, _ in self.owners.get(key, ())}) > 1
-        (self.clashing.add if clash else self.clashing.discard)(key)
-
-    def _claims(self, key: str) -> list[_Claim]:
-        return sorted(self.owners[key], key=lambda claim: (claim.role != "slug", Path(claim.path).stem != key,
-                                                           *_copy_last(claim.path)))
-
-    def slug_clashes(self, paper_of: Callable[[str], Paper | None]) -> list[Diagnostic]:
-        """A paper's slug wins over another's alias (the alias is the error); between two slugs,
-        the file named after the slug keeps it (a copy of `samba.md` is the error, whatever its
-        name), and otherwise each file after the first in path order is the error."""
-        found = []
-        for key in self.clashing:
-            (first, first_role), *others = self._claims(key)
-            for path, role in others:
-                owner = f"the slug of {shown_path(first)}" if first_role == "slug" else \
-                    f"already an alias of {shown_path(first)}"
-                hint = ("give one of the two papers another slug" if role == "slug" else
-                        "an old address can lead to one paper only: remove it from this paper's `aliases:`")
-                found.append(Diagnostic(Path(path), _line_in(paper_of(path), "slug" if role == "slug" else "aliases"),
-                                        f"{'slug' if role == 'slug' else 'alias'} `{key}` is {owner}", hint))
-        return sorted(found, key=lambda d: (str(d.path), d.line))
-
-    def fingerprint_clashes(self, paper_of: Callable[[str], Paper | None]) -> list[Diagnostic]:
-        """A fingerprint names one imported abstract: two files with it are a copied header, and
-        the file whose abstract it is keeps it (the copy is the error)."""
-        found = []
-        for key in self.clashing:
-            def copied(claim: _Claim) -> tuple[bool, str]:
-                paper = paper_of(claim.path)
-                return (not paper or fingerprint(paper.body) != key, *_copy_last(claim.path))
-            (first, _), *others = sorted(self.owners[key], key=copied)
-            found += [Diagnostic(Path(path), _line_in(paper_of(path), "fingerprint"),
-                                 f"fingerprint `{key}` is also {shown_path(first)}'s",
-                                 "a fingerprint identifies one imported abstract: delete this line "
-                                 "if you copied it, or delete the paper if it is the same one")
-                      for path, _ in others]
-        return sorted(found, key=lambda d: (str(d.path), d.line))
-
-
-def _copy_last(path: Path | str) -> tuple[str, str]:
-    """Of two files otherwise alike, the original first: a copy's name is the original's and more
-    (`ltvs-copy.md`, `ltvs-2.md` after `ltvs.md`), where plain path order would put it first."""
-    return Path(path).stem, str(path)
-
-
-def _line_in(paper: Paper | None, key: str) -> int:
-    return paper.line_of(key) if paper else 1
-
-
-def _slugs_of(paper: Paper | None) -> list[tuple[str, str]]:
-    return [(paper.slug, "slug"), *((alias, "alias") for alias in paper.aliases)] if paper else []
-
-
-def _fingerprint_of(paper: Paper | None) -> list[tuple[str, str]]:
-    return [(paper.fingerprint, "fingerprint")] if paper and paper.fingerprint else []
 
 
 def _ledger(ledger: Path, report: Report) -> tuple[dict[str, int], frozenset[str]]:

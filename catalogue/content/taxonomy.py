@@ -58,11 +58,13 @@ def _read_tags(items: list, path: Path, lines: dict, report: Report) -> dict[str
             report.error(path, where, f"tag `{item['id']}`: phrases must be a list of strings",
                          'write e.g. phrases: ["kv cache", "cache evict*"]')
             continue
-        unmatchable = [(k, phrase) for k, phrase in enumerate(phrases) if not _PHRASE_START.match(phrase.lower())]
+        unmatchable = [(k, phrase) for k, phrase in enumerate(phrases)
+                       if not _WORD_START.match(phrase.lower()) or phrase != phrase.strip()]
         for k, phrase in unmatchable:
             report.error(path, yamltext.line_of(lines, ("tags", index, "phrases", k)),
                          f"tag `{item['id']}`: the phrase {phrase!r} can never be found",
-                         "start a phrase with the letter or digit of its first word, or remove it")
+                         "phrases are found from the start of a word: begin it with an ASCII letter or digit "
+                         "(`β-vae` → `vae`), with no space before or after it")
         if item["id"] in tags:
             report.error(path, where, f"tag `{item['id']}` is defined twice", "remove one of them")
             continue
@@ -124,20 +126,26 @@ def phrase_occurs(phrase: str, text: str) -> bool:
 
 
 def covered_phrases(tag: Tag) -> list[tuple[str, str]]:
-    """(phrase, by): a phrase of the tag that another of its phrases finds already, so that
-    it adds nothing (`kv caches` beside `kv cache`, `compressor` beside `compress*`)."""
-    return [(phrase, next(other for other in tag.phrases if _covers(other, phrase)))
-            for phrase in tag.phrases if any(_covers(other, phrase) for other in tag.phrases)]
+    """(phrase, by): a phrase of the tag that adds nothing, as one of its others finds every text it
+    does from the same word (`kv caches` beside `kv cache`, `ssm-based` beside `ssm`, `compressor`
+    beside `compress*`), or is the same phrase again; `by` is one that is not covered itself."""
+    listed = list(dict.fromkeys(tag.phrases))
+    kept = [phrase for phrase in listed if not any(_covers(other, phrase) for other in listed)]
+    found = [(phrase, next(other for other in kept if _covers(other, phrase)))
+             for phrase in listed if phrase not in kept]
+    return found + [(phrase, phrase) for phrase in listed if tag.phrases.count(phrase) > 1]
 
 
 def _covers(other: str, phrase: str) -> bool:
-    """Whether `other` finds every text `phrase` finds (a prefix is covered by a shorter prefix only)."""
-    if other == phrase or (phrase.endswith("*") and not other.endswith("*")):
-        return False
-    return phrase_pattern(other).fullmatch(phrase.rstrip("*")) is not None
+    """Whether `other` finds, at the same word, every text `phrase` finds: a prefix (`x*`) is
+    covered by a shorter prefix only, and of two phrases that cover each other neither is."""
+    def reaches(a: str, b: str) -> bool:
+        return a != b and not (b.endswith("*") and not a.endswith("*")) and \
+            phrase_pattern(a).match(b.rstrip("*")) is not None
+    return reaches(other, phrase) and not reaches(phrase, other)
 
 
-_PHRASE_START = re.compile(r"[a-z0-9]")  # where the matcher tries phrases: at the start of a word
+_WORD_START = re.compile(r"[a-z0-9]")  # the matcher tries phrases where a word starts (`relate.phrases`)
 
 
 @functools.cache

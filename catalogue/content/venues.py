@@ -46,8 +46,7 @@ def load_venues(content_dir: Path, report: Report) -> dict[str, Venue] | None:
     venues: dict[str, Venue] = {}
     for index, item in enumerate(data["venues"]):
         line = yamltext.line_of(lines, ("venues", index))
-        venue = _venue(item, path, lambda key, index=index: yamltext.line_of(lines, ("venues", index, str(key))),
-                       report)  # keys as written: `2024:` is the text 2024 in the lines
+        venue = _venue(item, path, lambda key, index=index: yamltext.line_of(lines, ("venues", index, key)), report)
         twin = next((v for v in venues.values() if venue and v.slug == venue.slug), None)
         if venue and twin:  # `ICLR 2025` and `Iclr 2025` would share /venues/iclr-2025/
             report.error(path, line, f"venue `{venue.label}` is listed twice (as `{twin.label}` too)",

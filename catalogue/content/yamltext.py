@@ -80,8 +80,10 @@ def _syntax_error(error: yaml.MarkedYAMLError, text: str, path: Path | str, firs
 
 
 def _refused_character(error: yaml.reader.ReaderError, text: str, path: Path | str, first_line: int) -> Diagnostic:
-    char = chr(error.character) if isinstance(error.character, int) else str(error.character)
-    return Diagnostic(path, first_line + text.count("\n", 0, error.position),
+    """At the character's line: found again in the text, as libyaml counts its position in bytes."""
+    found = yaml.reader.Reader.NON_PRINTABLE.search(text)
+    char, at = (found.group(), found.start()) if found else (chr(error.character), 0)
+    return Diagnostic(path, first_line + text.count("\n", 0, at),
                       f"{character_name(char)} cannot be written in YAML ({error.reason})",
                       "delete it: it shows as nothing, or as a box, in most editors")
 
@@ -174,7 +176,7 @@ def _record_lines(node: yaml.Node, key_path: KeyPath, path: Path | str, first_li
     within |= {id(node)}
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
-            child = key_path + (key_node.value,)
+            child = key_path + (_key(key_node),)
             if child in lines:
                 raise ContentError([Diagnostic(
                     path, first_line + key_node.start_mark.line,
@@ -185,6 +187,14 @@ def _record_lines(node: yaml.Node, key_path: KeyPath, path: Path | str, first_li
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
             _record_lines(item, key_path + (index,), path, first_line, lines, within)
+
+
+def _key(node: yaml.Node) -> Any:
+    """A mapping key as the data has it (`2024:` is the number 2024, `yes:` is true), so that its
+    line is found by the key the checks name."""
+    if node.tag.endswith(":str") or not isinstance(node, yaml.ScalarNode):
+        return node.value
+    return yaml.SafeLoader("").construct_object(node)
 
 
 def line_of(lines: dict[KeyPath, int], key_path: KeyPath) -> int:

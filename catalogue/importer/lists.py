@@ -13,17 +13,17 @@ from ..content.loader import Identities, read_identities
 from ..content.model import URL_PATTERN, Venue
 from ..content.paperlinks import placeholder
 from ..content.schema import LONGEST_ABSTRACT
-from ..content.source import PageSource, fingerprint, read_source, with_fields
+from ..content.source import PageSource, read_source, with_fields
 from ..content.taxonomy import load_taxonomy
 from ..content.venues import load_venues, new_edition, other_edition, unknown_venue_hint
 from ..files import write_atomic, write_new
 from ..ledger import read_ledger
-from ..relate.duplicates import keeping_order
 from ..relate.tagging import TagSuggester
 from ..report import ContentError, Report, shown_path
 from ..text import character_name, unseen_characters
 from .cleaning import clean_abstract
 from .formats import read_entries
+from .identities import identities, papers_of, remember, twice_in_content
 from .metadata import PaperFacts, match_facts, read_metadata
 from .record import Entry
 from .slugs import slug_source, slugify, unique_slug
@@ -107,7 +107,7 @@ def _placed(entries: list[Entry], run: _Run) -> list[tuple[Entry, Venue | None]]
     titles that names no venue updates without `--venue`."""
     if not run.update:
         return list(_venues_of(entries, run))
-    updating = {id(entry) for entry in entries if _existing(_identities(entry, clean_abstract(entry.text)), run.known)}
+    updating = {id(entry) for entry in entries if papers_of(identities(entry, clean_abstract(entry.text)), run.known)}
     venues = {id(entry): venue for entry, venue in _venues_of([e for e in entries if id(e) not in updating], run)}
     return [(entry, venues.get(id(entry))) for entry in entries if id(entry) in updating or id(entry) in venues]
 
@@ -205,7 +205,7 @@ def _import_file(placed: list[tuple[Entry, Venue | None]], run: _Run) -> None:
     seen: dict[str, int] = {}  # this file's identities (abstract, arXiv id, DOI) → line
     for entry, venue in placed:
         body = clean_abstract(entry.text)
-        keys = _identities(entry, body)
+        keys = identities(entry, body)
         twin = next((seen[key] for key in keys if key in seen), 0)
         seen.update({key: entry.line for key in keys if key not in seen})
         if twin:
@@ -213,10 +213,10 @@ def _import_file(placed: list[tuple[Entry, Venue | None]], run: _Run) -> None:
                                "delete one of the two entries")
             run.result.skipped.append((entry, f"{entry.path}:{twin}"))
             continue
-        papers = _existing(keys, run.known)
+        papers = papers_of(keys, run.known)
         existing = papers[0][0] if papers else None
         if len(papers) > 1:  # updating either would make them two papers with one identity
-            _twice_in_content(entry, papers, run.report)
+            twice_in_content(entry, papers, run.report)
             run.result.skipped.append((entry, existing))
             continue
         if not (existing and not run.update) and not _readable(entry, body, run.report):
@@ -231,7 +231,7 @@ def _import_file(placed: list[tuple[Entry, Venue | None]], run: _Run) -> None:
             return
         meta, suggested = front_matter(entry, venue, body, fact, run.tagger, run.known.slugs)
         path = write_paper(entry, meta, body, run.content_dir, run.report, run.dry_run, suggested)
-        _remember(keys, path, run.known)
+        remember(keys, path, run.known)
         run.result.added.append(path)
 
 
@@ -247,50 +247,6 @@ def _readable(entry: Entry, body: str, report: Report) -> bool:
         report.warning(entry.path, entry.line, f"the abstract is {len(body):,} characters long, longer than any real "
                        f"abstract ({LONGEST_ABSTRACT:,})", "check that the entry holds its own abstract only")
     return not unseen
-
-
-def _identities(entry: Entry, body: str) -> list[str]:
-    """What makes two entries the same paper: the abstract (as given and as cleaned), the
-    arXiv id, the DOI (either alone is enough)."""
-    keys = [f"abstract:{fingerprint(entry.text)}", f"abstract:{fingerprint(body)}"]
-    return keys + [f"{kind}:{value.lower()}" for kind, value in (("arxiv", entry.arxiv), ("doi", entry.doi)) if value]
-
-
-def _existing(keys: list[str], known: Identities) -> list[tuple[Path, str]]:
-    """Each paper of content/ the entry is, with what shows it (`abstract`, `arxiv`, `doi`), in
-    the keys' order: one paper, or none, unless content/ holds the paper twice."""
-    tables = {"abstract": known.fingerprints, "arxiv": known.arxiv, "doi": known.doi}
-    found: dict[Path, str] = {}
-    for key in keys:
-        kind, _, value = key.partition(":")
-        if value in tables[kind]:
-            found.setdefault(tables[kind][value], kind)
-    return list(found.items())
-
-
-_SHOWN_BY = {"abstract": "its abstract", "arxiv": "its arXiv id", "doi": "its DOI"}
-
-
-def _twice_in_content(entry: Entry, papers: list[tuple[Path, str]], report: Report) -> None:
-    """A warning that the entry is several papers of content/ at once, with the merges that make
-    them one (keeping the paper `check` would keep: a curated title, then the oldest)."""
-    metas = {path: read_source(path).meta for path, _ in papers}
-    ordered = sorted(metas, key=lambda path: keeping_order(str(metas[path].get("title_source", "")),
-                                                          str(metas[path].get("added") or ""), path))
-    keep, *drops = [str(metas[path].get("slug") or path.stem) for path in ordered]
-    merges = ", then ".join(f"`python build.py merge {keep} {drop}`" for drop in drops)
-    named = ", ".join(f"{shown_path(path)} by {_SHOWN_BY[kind]}" for path, kind in papers)
-    ids = " or ".join(dict.fromkeys(_SHOWN_BY[kind].removeprefix("its ") for _, kind in papers if kind != "abstract"))
-    otherwise = f"if not, correct the entry's {ids}" if ids else "if not, nothing to do"
-    report.warning(entry.path, entry.line, f"this entry is {named}: one paper in {len(papers)} files?",
-                   f"if so, merge them ({merges}), then import this file again; {otherwise} (it was skipped)")
-
-
-def _remember(keys: list[str], path: Path, known: Identities) -> None:
-    tables = {"abstract": known.fingerprints, "arxiv": known.arxiv, "doi": known.doi}
-    for key in keys:
-        kind, _, value = key.partition(":")
-        tables[kind].setdefault(value, path)
 
 
 def _keep_source(path: Path, run: _Run) -> bool:

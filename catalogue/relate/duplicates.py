@@ -80,7 +80,7 @@ def _ordered(first: Paper, second: Paper) -> tuple[Paper, Paper]:
 
 def keeping_order(title_source: str, added: str, path: Path | str) -> tuple:
     """Which of the files of one paper `merge` should keep, first: a curated title over a derived
-    one, then the older `added`, then the shorter name (a copy is `x-copy.md` or `x-2.md`)."""
+    one, then the older `added`, then the name (a copy's, `x-copy` or `x-2`, sorts after `x`)."""
     return _TITLE_SOURCE_RANK.get(title_source, 0), added or "9999", Path(path).stem, str(path)
 
 
