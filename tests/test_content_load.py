@@ -36,6 +36,8 @@ def test_valid_papers_load_sorted_by_venue_then_title(small_site):
      "ICLR (content/venues.yaml lists ICLR 2025): add it under `venues:`, with its proceedings, first day and "
      "booktitle if known —\n  - name: ICLR\n    year: 2024\n    title: International Conference on Learning "
      "Representations"),
+    (paper("a", "A", venue="ICML 2023"), "papers/a.md:5: unknown venue `ICML 2023` — ICML 2023 is a new edition of "
+     "ICML (content/venues.yaml lists ICML 2024, ICML 2025): add it under `venues:`"),  # every edition it lists
 ])
 def test_each_problem_names_file_line_and_fix(scratch, text, expected):
     assert errors_for(scratch, {"a.md": text})[0].startswith(expected)

@@ -87,7 +87,7 @@ def unknown_venue_hint(label: str, venues: dict[str, Venue]) -> str:
     name = wanted.name.casefold()
     edition = other_edition(wanted, venues)
     if edition:
-        return new_edition(wanted.year, edition)
+        return new_edition(wanted.year, edition, venues)
     same_year = {v.name.casefold(): v.label for v in venues.values() if v.year == wanted.year}
     swapped = [known for folded, known in same_year.items() if sorted(folded) == sorted(name)]
     close = swapped or [same_year[c] for c in difflib.get_close_matches(name, same_year, n=1, cutoff=0.6)]
@@ -105,9 +105,10 @@ def other_edition(wanted: Venue, venues: dict[str, Venue]) -> Venue | None:
     return max(editions, key=lambda v: v.year, default=None)
 
 
-def new_edition(year: int, known: Venue) -> str:
-    """How to add another year of a conference listed already: its entry, from what the known
-    edition says of the conference (what differs by year is for the curator to add)."""
+def new_edition(year: int, known: Venue, venues: dict[str, Venue]) -> str:
+    """How to add another year of a conference listed already: its entry, from what the newest
+    edition listed says of the conference (what differs by year is for the curator to add)."""
+    listed = ", ".join(sorted(v.label for v in venues.values() if v.name.casefold() == known.name.casefold()))
     return (f"{known.name} {year} is a new edition of {known.name} (content/{VENUES_FILE} lists "
-            f"{known.label}): add it under `venues:`, with its proceedings, first day and booktitle if known —\n"
+            f"{listed}): add it under `venues:`, with its proceedings, first day and booktitle if known —\n"
             f"  - name: {known.name}\n    year: {year}\n    title: {known.title}")

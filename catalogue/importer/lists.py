@@ -177,7 +177,7 @@ def _unknown_venue(entries: list[Entry], run: _Run) -> None:
     texts = list(dict.fromkeys(entry.venue_text for entry in entries))
     edition = named_edition(texts[0], run.venues) if texts[0] else None
     if edition:
-        message, hint = f"{count} {' or '.join(f'`{text}`' for text in texts)}", new_edition(*edition)
+        message, hint = f"{count} {' or '.join(f'`{text}`' for text in texts)}", new_edition(*edition, run.venues)
     else:
         message = f"{count} `{texts[0]}`" if texts[0] else f"{count} no venue"
         hint = (f"add its venue to content/{VENUES_FILE}, or pass `--venue VENUE` for the whole file "
@@ -193,7 +193,7 @@ def _venue_known(entry: Entry, run: _Run) -> bool:
     if label in run.venues:
         return True
     edition = other_edition(entry.venue, run.venues)
-    hint = new_edition(entry.venue.year, edition) if edition else \
+    hint = new_edition(entry.venue.year, edition, run.venues) if edition else \
         unknown_venue_hint(label, run.venues) + " (or pass `--venue VENUE` for the whole file)"
     run.report.error(entry.path, entry.header_line, f"the header names venue `{label}`, "
                      f"which content/{VENUES_FILE} does not list", hint)
