@@ -21,9 +21,8 @@ TAG_KEYS = KeyTable("Tags", "content/taxonomy.yaml",
     Key("label", str, "Its name as readers see it: `KV cache`.", required=True),
     Key("description", str, "One sentence on what it covers, shown on its page.", required=True),
     Key("phrases", list, "Lower-case phrases that suggest it when `import` reads a title and abstract, as "
-                         "whole words, the last one in its plural too (`data mixture` finds `data mixtures`, `memory` "
-                         "`memories`); "
-                         "a trailing `*` makes a phrase a prefix (`extrapolat*`)."),
+                         "whole words, the last one in its plural too (`data mixture` finds `data mixtures`, "
+                         "`memory` finds `memories`); a trailing `*` makes a phrase a prefix (`extrapolat*`)."),
 ))
 THEME_KEYS = KeyTable("Themes", "content/taxonomy.yaml",
                       "Each entry of `themes:` is a group of tags, with its page at `/themes/<id>/`.", (
