@@ -5,11 +5,20 @@ exist, which are required, of what kind) and the reference is written from
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass
 
 # Each kind's name, as the reference lists it and errors say what a value must be.
 KINDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list like [a, b]",
          datetime.date: "a date like 2024-07-21"}
+
+
+def looks_like_date(text: str) -> bool:
+    """Whether text is written as a date (`2026-12-03`, `2026-2-30`), real or not."""
+    return _DATE_LIKE.fullmatch(text.strip()) is not None
+
+
+_DATE_LIKE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}")
 
 
 def of_kind(value: object, kind: type) -> bool:

@@ -15,7 +15,7 @@ from ..report import Report
 from ..text import character_name, emoji_in, plain_ascii, unseen_characters
 from ..urls import SLUG_PATTERN
 from . import yamltext
-from .keys import KINDS, described, of_kind
+from .keys import KINDS, described, looks_like_date, of_kind
 from .model import (
     DOI_PATTERN,
     FRONT_MATTER,
@@ -31,7 +31,6 @@ from .source import PageSource
 from .venues import unknown_venue_hint
 
 TITLE_SOURCES = ("derived", "metadata", "curated")
-_QUOTED_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 PRESENTATIONS = ("oral", "spotlight", "poster")  # how a venue presented a paper, most selective first
 PAGES = r"^\d+--\d+$"
 LONGEST_ABSTRACT = 5_000  # characters; the catalogue's longest real abstract has 2,132
@@ -113,7 +112,7 @@ def _check_keys(source: PageSource, report: Report) -> None:
         elif not of_kind(value, known[key]):
             kind = KINDS[known[key]]
             hint = f"write `{key}:` as {kind}" + (" (put it in quotes)" if known[key] is str else "")
-            if known[key] is datetime.date and isinstance(value, str) and _QUOTED_DATE.fullmatch(value.strip()):
+            if known[key] is datetime.date and isinstance(value, str) and looks_like_date(value):
                 hint = f"remove the quotes: `{key}: {value.strip()}` (quoted, YAML reads it as text)"
             report.error(source.path, _line(source, key), f"`{key}` must be {kind}, not {described(value)}", hint)
     for key in REQUIRED_KEYS:

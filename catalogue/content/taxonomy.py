@@ -144,6 +144,12 @@ def _covers(other: str, phrase: str) -> bool:
     return reaches(other, phrase) and not reaches(phrase, other)
 
 
+def singulars(word: str) -> tuple[str, ...]:
+    """The words `word` may be the plural of, as `phrase_pattern` finds plurals (`memories` →
+    `memory`): where a one-word phrase may start."""
+    return tuple(dict.fromkeys((word, word.removesuffix("s"), word.removesuffix("es"), word.removesuffix("ies") + "y")))
+
+
 _WORD_START = re.compile(r"[a-z0-9]")  # the matcher tries phrases where a word starts (`relate.phrases`)
 
 

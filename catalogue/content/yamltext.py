@@ -11,7 +11,7 @@ import yaml
 from ..files import read_text
 from ..report import ContentError, Diagnostic, Report
 from ..text import character_name
-from .keys import kinds_in_words
+from .keys import kinds_in_words, looks_like_date
 
 KeyPath = tuple[Any, ...]
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: ten times faster
@@ -116,7 +116,7 @@ def _value_error(error: Exception, node: yaml.Node, text: str, path: Path | str,
     mark = getattr(cause, "problem_mark", None) or culprit.start_mark
     line = first_line + mark.line
     reason = getattr(cause, "problem", None) or (cause if isinstance(cause, ValueError) else None)
-    if culprit.tag.endswith(":timestamp") and _DATE_LIKE.match(str(culprit.value)):
+    if culprit.tag.endswith(":timestamp") and looks_like_date(str(culprit.value)):
         return Diagnostic(path, line, f"`{culprit.value}` is not a real date" + (f" ({reason})" if reason else ""),
                           "write the date as YYYY-MM-DD, like 2024-07-21")
     if not _tagged(culprit, text):  # YAML's own reading failed: `<<: 3`, `{[a, b]: c}`
@@ -130,7 +130,6 @@ def _value_error(error: Exception, node: yaml.Node, text: str, path: Path | str,
     return Diagnostic(path, line, f"{shown} cannot be read as `{tag}`" + (f" ({reason})" if reason else ""), fix)
 
 
-_DATE_LIKE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}")
 _STANDARD = "tag:yaml.org,2002:"
 # What PyYAML's constructors raise for a value they cannot make (`!!bool maybe` is a KeyError, `!!timestamp x`
 # an AttributeError); composing has already succeeded, so none of these is a fault of ours.

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..content.model import Taxonomy
-from ..content.taxonomy import phrase_pattern
+from ..content.taxonomy import phrase_pattern, singulars
 
 Found = dict[str, list[tuple[str, str]]]  # tag → its phrases' mentions: (`title` or `abstract`, text matched)
 
@@ -51,9 +51,7 @@ class Phrases:
 
     def _starting(self, word: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
         """The phrases that can start at this word (asked once a word: most words start none)."""
-        singulars = (word.removesuffix("s"), word.removesuffix("es"), word.removesuffix("ies") + "y")
-        candidates = [c for form in dict.fromkeys((word, *singulars))  # a one-word phrase matches its plural
-                      for c in self._by_word.get(form, ())]
+        candidates = [c for form in singulars(word) for c in self._by_word.get(form, ())]
         for length, stems in self._by_prefix.items():
             candidates += stems.get(word[:length], ()) if length <= len(word) else ()
         return tuple(candidates)
