@@ -30,9 +30,7 @@ from catalogue.content.model import Paper, Tag, Taxonomy  # noqa: E402
 from catalogue.relate import tagging  # noqa: E402
 from catalogue.report import Report  # noqa: E402
 
-GRID_NEIGHBOURS = (3, 5, 8, 12, 20)
-GRID_SHARES = (0.1, 0.2, 0.3, 0.4, 0.5)
-GRID_THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4)
+GRID = {"fill_from": (0.1, 0.15, 0.2, 0.25, 0.3), "min_tags": (1, 2, 3), "overrule_from": (2, 3, 4, 5, 99)}
 
 
 def scores(papers: Sequence[Paper], suggested: Sequence[Sequence[str]]) -> dict[str, float]:
@@ -113,13 +111,13 @@ def line(name: str, figures: dict[str, float]) -> str:
 
 def grid(run: Callable[[tagging.Settings], dict[str, float]], chosen: tagging.Settings) -> None:
     """F1 for each setting of one parameter with the other two as chosen."""
-    for name, values in (("neighbours", GRID_NEIGHBOURS), ("share", GRID_SHARES), ("threshold", GRID_THRESHOLDS)):
+    for name, values in GRID.items():
         cells = []
         for value in values:
             settings = tagging.Settings(**{**chosen.__dict__, name: value})
             figures = run(settings)
             cells.append(f"{value}: {figures['f1']:.3f} ({figures['precision']:.2f}/{figures['recall']:.2f})")
-        print(f"  {name:<10} " + "  ".join(cells))
+        print(f"  {name:<13} " + "  ".join(cells))
 
 
 def main() -> int:
@@ -141,7 +139,7 @@ def main() -> int:
     started = time.perf_counter()
     after = scores(papers, combined(papers, vocabularies, chosen, args.fast))
     seconds = time.perf_counter() - started
-    print(line(f"after: k={chosen.neighbours} share={chosen.share} t={chosen.threshold}", after)
+    print(line(f"after: fill {chosen.fill_from} to {chosen.min_tags}, overrule {chosen.overrule_from}", after)
           + f"  ({seconds:.2f} s)")
     if not args.no_grid:
         print("F1 (P/R) around the chosen settings, one parameter at a time:")

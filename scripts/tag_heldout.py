@@ -74,11 +74,11 @@ def main() -> int:
     suggester = tagging.TagSuggester(catalogue.papers, catalogue.taxonomy)
     chosen = tagging.Settings()
     runs = {"phrases only": phrases}
-    for name, value in [("neighbours", 5), ("neighbours", 12), ("share", 0.1), ("share", 0.2),
-                        ("threshold", 0.25), ("threshold", 0.35), (None, None)]:
+    for name, value in [("fill_from", 0.15), ("fill_from", 0.25), ("min_tags", 1), ("min_tags", 3),
+                        ("overrule_from", 2), ("overrule_from", 5), (None, None)]:
         suggester.settings = tagging.Settings(**{**chosen.__dict__, **({name: value} if name else {})})
-        label = f"{name}={value}" if name else f"combined (k={chosen.neighbours} share={chosen.share} " \
-                                               f"t={chosen.threshold})"
+        label = f"{name}={value}" if name else f"combined (fill {chosen.fill_from} to {chosen.min_tags}, " \
+                                               f"overrule {chosen.overrule_from})"
         runs[label] = {i: set(suggester.suggest(titles[i], abstracts[i]).tags) for i in titles}
     for label, guess in runs.items():
         print(f"{label:<34} " + "   ".join(f"{name}: {scores(tags, guess)}" for name, tags in tagged.items())

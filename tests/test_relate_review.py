@@ -121,7 +121,7 @@ def test_the_frozen_catalogue_has_tags_to_confirm_and_the_theorem_proving_paper_
     lines = done.stdout.splitlines()
     assert lines[0].startswith("Tags to confirm (")
     minictx = next(line for line in lines if line.startswith("  content/papers/minictx.md:"))
-    assert "tags unlike its neighbours': has `benchmarks-evaluation`" in minictx
+    assert "tags to check: has `science-applications`" in minictx
     assert lines[-1].endswith("to review in 95 papers.")
 
 

@@ -1,6 +1,7 @@
-"""Tag suggestions from the curated catalogue: the nearest papers' tags combined with the
-phrases (catalogue/relate/tagging.py), on toy catalogues, measured by leave-one-out on the real
-one, and as curators meet them: `build.py import` and `build.py check` on a copy of the repository."""
+"""Tag suggestions from the curated catalogue: the phrases checked against the curators' record,
+and the tags' profiles filling a paper to two tags (catalogue/relate/tagging.py), on toy
+catalogues, measured by leave-one-out on the real one, and as curators meet them: `build.py
+import` and `build.py check` on a copy of the repository."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from catalogue.content.model import Tag, Taxonomy
 from catalogue.content.taxonomy import phrase_occurs
 from catalogue.importer.lists import import_lists
 from catalogue.relate.phrases import Phrases
-from catalogue.relate.tagging import APPLY_FROM, TagSuggester, tag_outliers, tags_by_phrases
+from catalogue.relate.tagging import FILL_FROM, SURE_FROM, TagSuggester, tag_outliers, tags_by_phrases
 from catalogue.report import Report
 
 sys.path.insert(0, str(PROJECT_ROOT / "scripts"))
@@ -47,26 +48,35 @@ def toy(scratch) -> TagSuggester:
     })
 
 
-def test_the_nearest_papers_tags_are_suggested_with_their_names_as_the_reason(scratch):
+def test_a_paper_no_phrase_tags_takes_the_tag_whose_papers_it_reads_like(scratch):
     suggestions = toy(scratch).suggest("Scanning genomes", SCAN.format("for plant genomes"))
     assert suggestions.tags == ("state-space-models",)
     best = suggestions.applied[0]
     assert set(best.neighbours) == {"scan-0", "scan-1", "scan-2"} and best.phrases == ()
     assert suggestions.neighbours[:3] == best.neighbours
-    assert suggestions.confidence("in-context-learning") < APPLY_FROM  # the far papers' tag is not applied
+    assert best.confidence >= FILL_FROM
+    assert suggestions.confidence("in-context-learning") < FILL_FROM  # the far papers' tag does not fill
 
 
-def test_a_phrase_mentioned_once_in_passing_is_not_applied_alone(scratch):
-    text = PROMPTS.format("in rare classes") + " Labels follow a long-tail of rare classes."
-    suggestions = toy(scratch).suggest("Prompts with rare labels", text)
-    assert "in-context-learning" in suggestions.tags
-    passing = next(s for s in suggestions.others if s.tag == "long-tailed-learning")
-    assert passing.phrases == ("long-tail",) and passing.neighbours == ()
-    assert passing.confidence < APPLY_FROM
-    assert suggestions.consider().startswith("consider: long-tailed-learning (0.23)")
+def test_a_single_mention_is_applied_unless_the_curators_record_overrules_it(scratch):
+    """A phrase mentioned once names its tag, as the curators' phrases mean; once three papers
+    that mention the same words were not given the tag, a single mention no longer applies it
+    (a "Bayesian surprise" that is no Bayesian view of ICL)."""
+    body = "Token frequencies follow a long-tail."
+    unrelated = suggester(scratch, {f"kv-{i}": ("[kv-cache]", f"We shrink the kv cache, study {i}.")
+                                    for i in range(3)})
+    before = unrelated.suggest("Tokens", body)
+    assert "long-tailed-learning" in before.tags
+    against = suggester(scratch, {f"tail-{i}": ("[kv-cache]", f"The kv cache has a long-tail, study {i}.")
+                                  for i in range(3)}).suggest("Tokens", body)
+    assert "long-tailed-learning" not in against.tags
+    overruled = next(s for s in against.others if s.tag == "long-tailed-learning")
+    assert overruled.phrases == ("long-tail",) and 0 < overruled.confidence < before.confidence("long-tailed-learning")
+    twice = suggester(scratch, {}).suggest("Tokens", f"{body} The long-tail is steep.")
+    assert "long-tailed-learning" in twice.tags  # two mentions are never overruled
 
 
-def test_confidence_grows_with_mentions_a_title_and_agreeing_neighbours(scratch):
+def test_confidence_grows_with_mentions_a_title_and_agreeing_papers(scratch):
     alone = suggester(scratch, {})  # phrases only: no curated papers yet
 
     def kv(title: str, body: str, by: TagSuggester = alone) -> float:
@@ -77,21 +87,9 @@ def test_confidence_grows_with_mentions_a_title_and_agreeing_neighbours(scratch)
     in_title = kv("Shrinking the kv cache", "We shrink it.")
     thrice = kv("Shrinking the kv cache", "We shrink the kv cache.")
     assert 0 < once < twice == in_title < thrice <= 1
-    neighbours = suggester(scratch, {f"kv-{i}": ("[kv-cache]", f"We shrink the kv cache, study {i}.")
-                                     for i in range(3)})
-    assert kv("A method", "We shrink the kv cache.", neighbours) > twice  # one mention, and the neighbours agree
-
-
-def test_what_curators_decided_against_lowers_a_phrase(scratch):
-    """Papers that mention `long-tail` once and were not given the tag make the phrase weaker
-    (a "Bayesian surprise" that is no Bayesian view of ICL)."""
-    unrelated = suggester(scratch, {f"kv-{i}": ("[kv-cache]", f"We shrink the kv cache, study {i}.")
-                                    for i in range(3)})
-    body = "Token frequencies follow a long-tail."
-    before = unrelated.suggest("Tokens", body).confidence("long-tailed-learning")
-    against = suggester(scratch, {f"tail-{i}": ("[kv-cache]", f"The kv cache has a long-tail, study {i}.")
-                                  for i in range(3)})
-    assert 0 < against.suggest("Tokens", body).confidence("long-tailed-learning") < before
+    agreeing = suggester(scratch, {f"kv-{i}": ("[kv-cache]", f"We shrink the kv cache, study {i}.")
+                                   for i in range(3)})
+    assert kv("A method", "We shrink the kv cache.", agreeing) > twice  # one mention, and curators agreed
 
 
 def test_papers_of_the_same_import_are_not_each_others_neighbours(scratch):
@@ -127,25 +125,26 @@ def test_an_import_into_content_that_does_not_load_tags_from_phrases_and_says_so
     assert "tags: [state-space-models]" in imported.read_text(encoding="utf-8")
 
 
-def test_leave_one_out_on_the_frozen_catalogue_is_more_precise_than_the_phrases(frozen_catalogue):
-    """Measured 2026-12-02 (scripts/tag_eval.py --fast): phrases alone P 0.934 R 0.924 F1 0.929;
-    combined P 0.955 R 0.844 F1 0.896. The phrases were written for these very papers, so the
-    phrases-only figure is in-sample; the combined suggester trades recall for precision."""
+@pytest.mark.parametrize("novel", [False, True])
+def test_leave_one_out_on_the_frozen_catalogue_beats_the_phrases_alone(frozen_catalogue, novel):
+    """Measured 2026-12-03 (scripts/tag_eval.py): phrases alone F1 0.931 and 0.795 `--novel`;
+    the suggester 0.932 and 0.807. The phrases were written for these very papers, so on them it
+    gains one tag's worth; without the phrases only that paper matches, the profiles fill in."""
     papers, taxonomy = frozen_catalogue.papers, frozen_catalogue.taxonomy
-    vocabularies = Vocabularies(papers, taxonomy, novel=False)
+    vocabularies = Vocabularies(papers, taxonomy, novel=novel)
     before = scores(papers, phrases_only(papers, vocabularies))
     after = scores(papers, combined(papers, vocabularies, TagSuggester(papers, taxonomy).settings, fast=True))
-    assert after["precision"] >= before["precision"] + 0.015
-    assert after["f1"] >= 0.88 and after["f1"] >= before["f1"] - 0.05
-    assert after["tags"] >= 2.3  # a paper still gets most of its tags
+    assert after["f1"] > before["f1"]
+    assert after["recall"] >= before["recall"]  # nothing the phrases found is lost to win precision
 
 
 def test_outliers_on_the_frozen_catalogue_are_few_and_name_their_tags(frozen_catalogue):
     outliers = tag_outliers(frozen_catalogue.papers, frozen_catalogue.taxonomy)
     assert 0 < len(outliers) <= 10  # a short list to review, not a verdict on every paper
     minictx = next(o for o in outliers if o.paper.slug == "minictx")  # theorem proving, tagged by hand
-    assert {tag for tag, _ in minictx.doubted} == set(minictx.paper.tags)
-    assert all(confidence < 0.1 for _, confidence in minictx.doubted)
+    assert {tag for tag, _ in minictx.unsure} == set(minictx.paper.tags)  # none of them sure
+    assert all(confidence < SURE_FROM for _, confidence in minictx.unsure)
+    assert minictx.doubted and all(confidence < 0.1 for _, confidence in minictx.doubted)
 
 
 @pytest.mark.slow  # the project copied and run as a process
@@ -157,7 +156,7 @@ def test_check_notes_a_paper_given_an_odd_tag_and_still_passes_strict(tmp_path):
     line = next(n for n, row in enumerate(text.splitlines(), 1) if row.startswith("tags:"))
     check = run(project, "check", "--strict")
     assert check.returncode == 0, check.stderr[-3000:]
-    notes = [row for row in check.stderr.splitlines() if "tags unlike its neighbours'" in row]
+    notes = [row for row in check.stderr.splitlines() if "tags to check" in row]
     assert any(row.startswith(f"content/papers/samba.md:{line}: note: ") and
                re.search(r"has `bayesian-icl` \(0\.0\d\)", row) for row in notes), notes
     assert re.search(r"Checked 95 papers: 0 errors, 0 warnings", check.stderr)
@@ -173,9 +172,12 @@ def test_an_import_on_a_copy_of_the_repository_gives_sensible_tags(tmp_path):
     tags = {path.stem: re.search(r"^tags: \[(.*)\]$", path.read_text(encoding="utf-8"), re.MULTILINE).group(1).split(", ")
             for path in (project / "content/papers").glob("*.md") if "source: new.txt:" in path.read_text(encoding="utf-8")}
     assert sorted(tags) == ["ledgerkv", "tidal", "transformers-learn-linear-regression-context"]
-    assert set(tags["ledgerkv"]) == {"kv-cache", "efficient-inference"}  # not long-tailed-learning: "the long tail of attention"
+    assert tags["ledgerkv"][:2] == ["kv-cache", "efficient-inference"]  # the strongest first
+    # "the long tail of attention": one mention no curated paper shares, applied and shown as weak
+    assert re.search(r"added content/papers/ledgerkv\.md .*\n  tags: kv-cache \(0\.9\d\), .*"
+                     r"long-tailed-learning \(0\.33\); next: ", done.stderr)
     assert {"state-space-models", "length-extrapolation"} <= set(tags["tidal"])
-    assert set(tags["transformers-learn-linear-regression-context"]) == {"in-context-learning", "icl-as-optimization"}
+    assert {"in-context-learning", "icl-as-optimization"} <= set(tags["transformers-learn-linear-regression-context"])
 
 
 @pytest.mark.parametrize("count", [0, 1])

@@ -90,7 +90,7 @@ def derived_titles(papers: Sequence[Paper]) -> list[ReviewItem]:
             for paper in papers if paper.title_source == "derived"]
 
 
-UNLIKE = "tags unlike its neighbours'"
+UNLIKE = "tags to check"
 
 
 def tag_items(outliers: list[TagOutlier]) -> list[ReviewItem]:
@@ -99,7 +99,7 @@ def tag_items(outliers: list[TagOutlier]) -> list[ReviewItem]:
     for outlier in outliers:
         doubted, missing, consider = (_confidences(found) for found in (outlier.doubted, outlier.missing,
                                                                           outlier.consider))
-        found = [f"has {doubted}, which its neighbours and phrases barely suggest" if doubted else "",
+        found = [f"has {doubted}, which its phrases and the papers it reads like barely suggest" if doubted else "",
                  f"lacks {missing}, which they strongly suggest" if missing else "", _unsure(outlier)]
         near = ", ".join(outlier.neighbours) or "none close"
         paper = outlier.paper
@@ -112,12 +112,13 @@ def tag_items(outliers: list[TagOutlier]) -> list[ReviewItem]:
 
 
 def _unsure(outlier: TagOutlier) -> str:
-    """`a single tag: …`, `no tag its neighbours and phrases are sure of: …`, unless doubted already."""
+    """`a single tag: …`, `no tag its phrases and the papers it reads like are sure of: …`, unless
+    doubted already."""
     if not outlier.paper.tags:
         return "no tags"
     if not {tag for tag, _ in outlier.unsure} - {tag for tag, _ in outlier.doubted}:
         return ""
-    what = "a single tag" if len(outlier.unsure) == 1 else "no tag its neighbours and phrases are sure of"
+    what = "a single tag" if len(outlier.unsure) == 1 else "no tag its phrases and the papers it reads like are sure of"
     return f"{what}: {_confidences(outlier.unsure)}"
 
 

@@ -1,15 +1,17 @@
-"""Tag suggestions from what curators already decided: the tags of the most similar curated
-papers, combined with the taxonomy's phrases, each with a confidence in [0, 1] and its reasons.
+"""Tag suggestions from what curators already decided: the taxonomy's phrases, checked against
+the curators' record, and the tags whose curated papers a new paper reads like, each tag with a
+confidence in [0, 1] and its reasons.
 
-A paper's words are a TF-IDF vector (the words `similarity.terms` keeps, title and abstract);
-its k nearest curated papers vote for their tags, each vote weighted by its cosine, and the
-share of the vote a tag gets is the neighbours' confidence in it. The phrases give a second
-confidence: a third of a certainty for each mention (one passing mention is weak), lowered
-where curators did not give the tag to papers that mention its phrases as often
-(`PhraseReliability`: "Bayesian surprise" is no Bayesian view of ICL). The two
-are mixed; tags above a threshold are applied, the rest are low-confidence suggestions a caller
-can show. Leave-one-out (a paper's tags hidden, the paper left out of the neighbours and of
-the phrases' record) is the same computation, a block of papers at a time."""
+Every tag a phrase names is applied, unless it is mentioned once and curators gave it to fewer
+than half of the (at least three) curated papers that mention the same words (`PhraseRecord`:
+"Bayesian surprise" is no Bayesian view of ICL). A paper left with fewer than two tags takes the
+tags whose papers, taken together, it reads most like: each tag's profile is the sum of its
+papers' TF-IDF vectors (the words `similarity.terms` keeps, title and abstract), and the
+cosine with it says how much the paper reads like them. A tag's confidence is the stronger of
+the two: its phrases' (a third of a certainty a mention, moved toward what curators decided on
+the papers that mention the same words) and its profile's. Leave-one-out (a paper's tags hidden,
+the paper left out of the profiles and of the record) is the same computation, a block of
+papers at a time."""
 
 from __future__ import annotations
 
@@ -27,24 +29,23 @@ from ..report import ContentError, Report
 from .phrases import Found, Phrases
 from .similarity import terms
 
-# Chosen by leave-one-out over the 95 curated papers (scripts/tag_eval.py, docs/tag-suggestions.md):
-# micro F1 moves within 0.03 for k 5–20, shares 0.1–0.3 and thresholds 0.2–0.3,
-# so these sit inside that plateau rather than on its best cell (95 papers decide little). The
-# threshold is the plateau's precise end: 0.25 scores 0.01 higher but lets a passing mention
-# with one weak neighbour through (the issue's `long-tailed-learning` for a kinetics paper).
-NEIGHBOURS = 8  # k: the nearest curated papers that vote
-NEIGHBOUR_SHARE = 0.3  # the neighbours' part of a confidence, against the phrases' 1 − share
-APPLY_FROM = 0.3  # tags at least this confident are applied: a first passing mention alone is 0.23
-FALLBACK_FROM = 0.15  # below APPLY_FROM, the best tag is still applied if at least this confident
+# Chosen by leave-one-out over the 95 curated papers and checked on 60 papers the catalogue has
+# never seen (scripts/tag_eval.py, scripts/tag_heldout.py, docs/tag-suggestions.md).
+MIN_TAGS = 2  # a paper its phrases give fewer tags is filled from the tags' profiles
+FILL_FROM = 0.2  # the profile similarity a tag needs to fill: 0.15 finds more, and more wrongly
+OVERRULE_FROM = 3  # papers of record the curators' decisions need to overrule a single mention
 MAX_TAGS = 5
 TITLE_WEIGHT = 2  # a phrase in the title counts as two mentions in the abstract
 SURE_MENTIONS = 3  # mentions at which the phrases alone are sure of a tag: one passing mention is 1/3
-PRIOR_PAPERS = 2  # how many papers' worth the starting confidence of a phrase weighs
+PRIOR_PAPERS = 2  # how many papers' worth the mentions' own strength weighs against the record
+NEIGHBOURS = 8  # the nearest curated papers, named as reasons
 SHOWN_NEIGHBOURS = 3  # neighbours named as a tag's reason
-# Curation: a tag the paper has that its neighbours and phrases give less than DOUBT_BELOW,
-# or one it lacks that they give at least MISSING_FROM, is worth a curator's second look.
+# Curation: a tag the paper has that its profile and phrases give less than DOUBT_BELOW, or one it
+# lacks that they give at least MISSING_FROM, is worth a curator's second look; so is a paper none
+# of whose tags reaches SURE_FROM.
 DOUBT_BELOW = 0.1
 MISSING_FROM = 0.75
+SURE_FROM = 0.3
 BLOCK_CELLS = 4_000_000  # similarity scores held at once (papers asked × papers known)
 
 
@@ -52,15 +53,15 @@ BLOCK_CELLS = 4_000_000  # similarity scores held at once (papers asked × paper
 class Settings:
     """The suggester's few parameters (the evaluation tries others)."""
 
-    neighbours: int = NEIGHBOURS
-    share: float = NEIGHBOUR_SHARE
-    threshold: float = APPLY_FROM
+    fill_from: float = FILL_FROM
+    min_tags: int = MIN_TAGS
+    overrule_from: int = OVERRULE_FROM
 
 
 @dataclass(frozen=True)
 class TagSuggestion:
-    """One tag, how confident the suggester is of it, and why: the neighbours that have it and
-    the phrases found."""
+    """One tag, how confident the suggester is of it, and why: the nearest papers that have it
+    and the phrases found."""
 
     tag: str
     confidence: float
@@ -93,7 +94,7 @@ class Suggestions:
 @dataclass(frozen=True)
 class TagOutlier:
     """A paper whose tags need a second look: tags doubted and tags missing, or (`unsure`) a
-    single tag, or none its neighbours and phrases are confident of, each with its leave-one-out
+    single tag, or none its phrases and profiles are confident of, each with its leave-one-out
     confidence; the best other tags to consider, and its nearest papers."""
 
     paper: Paper
@@ -119,14 +120,18 @@ class TagSuggester:
                 self._columns.setdefault(word, len(self._columns))
         self._counts = _count_matrix([self._row(count) for count in counted], len(self._columns))
         self._frequency = np.diff(self._counts.tocsc().indptr)
-        self._vectors = _unit_rows(_tf_idf(self._counts, self._idf(self._frequency, len(self.papers)))).T.tocsr()
+        unit = _unit_rows(_tf_idf(self._counts, self._idf(self._frequency, len(self.papers))))
+        self._vectors = unit.T.tocsr()
         column = self._tag_column
         rows = [row for row, p in enumerate(self.papers) for t in p.tags if t in column]
         cols = [column[t] for p in self.papers for t in p.tags if t in column]
         self._tags = sparse.csr_matrix((np.ones(len(rows), np.float32), (rows, cols)),
                                        shape=(len(self.papers), len(self.tag_ids)))
+        profiles = (self._tags.T @ unit).tocsr()  # each tag's papers' vectors, summed
+        self._profile_norms = np.sqrt(np.asarray(profiles.multiply(profiles).sum(axis=1)).ravel())
+        self._own_overlap = np.asarray((unit @ profiles.T).todense())  # a paper's vector · each profile
         self._found = [self._phrases.found(p.title, p.body) for p in self.papers]
-        self._reliability = PhraseReliability(self.papers, self._found, self.tag_ids)
+        self._record = PhraseRecord(self.papers, self._found)
 
     @classmethod
     def from_content(cls, content_dir: Path, taxonomy: Taxonomy, report: Report) -> TagSuggester:
@@ -158,42 +163,69 @@ class TagSuggester:
             weights = np.where(others > 0, (1 + np.log(block.data)) * idf, 0).astype(np.float32)
             query = sparse.csr_matrix((weights, (block.row, block.col)), shape=block.shape)
             scores = (_unit_rows(query) @ self._vectors).toarray()
-            scores[np.arange(len(scores)), np.arange(start, start + len(scores))] = -1.0  # not itself
             block_papers = range(start, min(start + step, len(self.papers)))
             yield from self._suggestions(scores, [self._found[i] for i in block_papers], list(block_papers))
 
-    def _suggestions(self, scores: np.ndarray, phrases: list[Found], held_out: list[int | None]) -> Iterator[Suggestions]:
+    def _suggestions(self, scores: np.ndarray, phrases: list[Found],
+                     held_out: list[int | None]) -> Iterator[Suggestions]:
         """Each row's suggestions, from its scores against every paper, its phrases found and
-        (in leave-one-out) the paper held out, whose own tags must not count."""
-        keep = min(self.settings.neighbours, len(self.papers))
-        if keep == 0:
-            yield from (self._choose(np.zeros(len(self.tag_ids)), [], found, None) for found in phrases)
-            return
-        best = np.argpartition(-scores, keep - 1, axis=1)[:, :keep]
+        (in leave-one-out) the paper held out, which is neither a neighbour nor in a profile."""
+        profiles = self._profiles(scores, held_out)
+        for row, own in enumerate(held_out):
+            if own is not None:
+                scores[row, own] = -1.0
+        keep = min(NEIGHBOURS, len(self.papers))
+        best = np.argpartition(-scores, keep - 1, axis=1)[:, :keep] if keep else np.zeros((len(scores), 0), int)
         for row, found, own in zip(range(len(scores)), phrases, held_out):
             near = [int(i) for i in best[row][np.lexsort((best[row], -scores[row, best[row]]))] if scores[row, i] > 0]
-            weights = scores[row, near]
-            votes = np.asarray(self._tags[near].T @ weights).ravel() / weights.sum() if near \
-                else np.zeros(len(self.tag_ids))
-            yield self._choose(votes, near, found, own)
+            yield self._choose(profiles[row], near, found, own)
 
-    def _choose(self, votes: np.ndarray, near: list[int], found: Found, own: int | None) -> Suggestions:
-        """Mix the neighbours' votes with the phrases' confidence; apply the confident tags."""
-        share = self.settings.share
-        candidates = []
-        for index in set(np.flatnonzero(votes).tolist()) | {self._tag_column[t] for t in found}:
-            tag = self.tag_ids[index]
-            phrased = self._reliability.of(index, mentions(found.get(tag, [])), own)
-            confidence = share * float(votes[index]) + (1 - share) * phrased
-            having = tuple(self.papers[i].slug for i in near if tag in self.papers[i].tags)[:SHOWN_NEIGHBOURS]
-            phrases = tuple(sorted({phrase for _, phrase in found.get(tag, [])}))
-            candidates.append(TagSuggestion(tag, round(confidence, 4), having, phrases))
-        ranked = sorted(candidates, key=lambda s: (-s.confidence, self._tag_column[s.tag]))
-        applied = [s for s in ranked if s.confidence >= self.settings.threshold][:MAX_TAGS]
-        if not applied and ranked and ranked[0].confidence >= FALLBACK_FROM:
-            applied = ranked[:1]
+    def _profiles(self, scores: np.ndarray, held_out: list[int | None]) -> np.ndarray:
+        """How much each row reads like each tag's papers: the cosine with the sum of their
+        vectors (a held-out paper taken out of its own tags' sums)."""
+        overlap = np.asarray(self._tags.T @ scores.T).T
+        norms = np.tile(self._profile_norms ** 2, (len(scores), 1))
+        rows = [row for row, own in enumerate(held_out) if own is not None]
+        if rows:
+            owns = [held_out[row] for row in rows]
+            mine = self._tags[owns]  # each held-out paper's tags, as 1s
+            overlap[rows] -= mine.multiply(scores[rows, owns][:, None]).toarray()
+            norms[rows] -= mine.multiply(2 * self._own_overlap[owns] - 1).toarray()
+        norms = np.sqrt(np.maximum(norms, 0))
+        return np.divide(overlap, norms, out=np.zeros_like(overlap), where=norms > 1e-6).clip(0, 1)
+
+    def _choose(self, profile: np.ndarray, near: list[int], found: Found, own: int | None) -> Suggestions:
+        """Every tag with a confidence, the stronger of its phrases' and its profile's; the
+        applied ones are `_chosen`."""
+        judged = {tag: self._record.judge(tag, hits, own, self.settings.overrule_from)
+                  for tag, hits in found.items() if tag in self._tag_column}
+        confidence = {self.tag_ids[i]: float(profile[i]) for i in np.flatnonzero(profile)}
+        for tag, (phrased, _) in judged.items():
+            confidence[tag] = max(phrased, confidence.get(tag, 0.0))
+        having: dict[str, list[str]] = {}
+        for i in near:
+            for tag in self.papers[i].tags:
+                having.setdefault(tag, []).append(self.papers[i].slug)
+        ranked = sorted((TagSuggestion(tag, round(value, 4), tuple(having.get(tag, ())[:SHOWN_NEIGHBOURS]),
+                                       tuple(sorted({phrase for _, phrase in found.get(tag, ())})))
+                         for tag, value in confidence.items()), key=lambda s: (-s.confidence, self._tag_column[s.tag]))
+        chosen = self._chosen(profile, found, {tag for tag, (_, overruled) in judged.items() if overruled})
         nearest = tuple(self.papers[i].slug for i in near)
-        return Suggestions(tuple(applied), tuple(s for s in ranked if s not in applied), nearest)
+        return Suggestions(tuple(s for s in ranked if s.tag in chosen), tuple(s for s in ranked if s.tag not in chosen),
+                           nearest)
+
+    def _chosen(self, profile: np.ndarray, found: Found, overruled: set[str]) -> list[str]:
+        """The tags the phrases name, most mentioned first, unless the record overrules them; then,
+        while the paper has fewer than `min_tags`, the tags whose papers it reads most like."""
+        column = self._tag_column
+        chosen = sorted((tag for tag in found if tag in column and tag not in overruled),
+                        key=lambda tag: (-mentions(found[tag]), column[tag]))[:MAX_TAGS]
+        for index in np.argsort(-profile, kind="stable"):
+            if len(chosen) >= self.settings.min_tags or profile[index] < self.settings.fill_from:
+                break
+            if self.tag_ids[index] not in chosen:
+                chosen.append(self.tag_ids[index])
+        return chosen
 
     def _row(self, count: Counter) -> tuple[list[int], list[int]]:
         """A text's known words as column numbers, and their counts."""
@@ -206,7 +238,7 @@ class TagSuggester:
 
 
 def tag_outliers(papers: Sequence[Paper], taxonomy: Taxonomy) -> list[TagOutlier]:
-    """Papers with a tag their neighbours and phrases give very low confidence, or missing one
+    """Papers with a tag their phrases and profiles give very low confidence, or missing one
     they give very high confidence, or with a single tag, or none they are confident of (as a
     paper imported with the one tag it could be given), by leave-one-out; in the papers' order."""
     suggester = TagSuggester(papers, taxonomy)
@@ -216,47 +248,51 @@ def tag_outliers(papers: Sequence[Paper], taxonomy: Taxonomy) -> list[TagOutlier
         doubted = tuple((t, c) for t, c in confidence.items() if c < DOUBT_BELOW)
         missing = tuple((s.tag, s.confidence) for s in suggestions.applied
                         if s.confidence >= MISSING_FROM and s.tag not in paper.tags)
-        unsure = len(confidence) == 1 or max(confidence.values(), default=0.0) < APPLY_FROM
+        unsure = len(confidence) == 1 or max(confidence.values(), default=0.0) < SURE_FROM
         if doubted or missing or unsure:
-            others = [s for s in (*suggestions.applied, *suggestions.others) if s.tag not in paper.tags]
+            named = {*paper.tags, *(tag for tag, _ in missing)}
+            others = [s for s in (*suggestions.applied, *suggestions.others) if s.tag not in named]
             found.append(TagOutlier(paper, doubted, missing, suggestions.neighbours[:SHOWN_NEIGHBOURS],
                                     tuple(confidence.items()) if unsure else (),
                                     tuple((s.tag, s.confidence) for s in others[:SHOWN_NEIGHBOURS])))
     return found
 
 
-class PhraseReliability:
-    """How often curators gave a tag to the papers that mention its phrases once, twice, or
-    three times or more (a title's mention counting TITLE_WEIGHT): a phrase's confidence is at
-    most a third of a certainty a mention, and less where curators often decided against it."""
+class PhraseRecord:
+    """What curators decided on the papers that mention a tag's words: for each tag and each
+    wording found (`kv caches`), how many curated papers mention it and how many of those the
+    curators gave the tag."""
 
-    def __init__(self, papers: Sequence[Paper], found: list[Found], tag_ids: list[str]):
-        self._column = {tag: index for index, tag in enumerate(tag_ids)}
-        self._owns = [self._own(paper, mentioned) for paper, mentioned in zip(papers, found)]
-        self._mentioned = np.zeros((len(tag_ids), SURE_MENTIONS + 1))
-        self._tagged = np.zeros_like(self._mentioned)
-        for own in self._owns:
-            for tag, (count, given) in own.items():
-                self._mentioned[tag, count] += 1
-                self._tagged[tag, count] += given
+    def __init__(self, papers: Sequence[Paper], found: list[Found]):
+        self._mentioned: Counter[tuple[str, str]] = Counter()
+        self._tagged: Counter[tuple[str, str]] = Counter()
+        self._own = [_wordings(mentioned) for mentioned in found]
+        self._tags = [frozenset(paper.tags) for paper in papers]
+        for own, tags in zip(self._own, self._tags):
+            self._mentioned.update(own)
+            self._tagged.update(key for key in own if key[0] in tags)
 
-    def of(self, tag: int, count: int, held_out: int | None) -> float:
-        """The confidence `count` mentions give the tag, without the held-out paper's own decision;
-        what curators decided can lower the mentions' strength, never raise it."""
-        if count == 0:
-            return 0.0
-        count = min(count, SURE_MENTIONS)
-        mentioned, tagged = self._mentioned[tag, count], self._tagged[tag, count]
-        own = self._owns[held_out].get(tag) if held_out is not None else None
-        if own and own[0] == count:
-            mentioned, tagged = mentioned - 1, tagged - own[1]
-        prior = count / SURE_MENTIONS
-        return min(prior, float((tagged + PRIOR_PAPERS * prior) / (mentioned + PRIOR_PAPERS)))
+    def judge(self, tag: str, hits: list[tuple[str, str]], held_out: int | None,
+              overrule_from: int) -> tuple[float, bool]:
+        """The confidence the mentions give the tag, and whether the record overrules them: a
+        single mention that curators, on at least `overrule_from` other papers mentioning the
+        same words, gave the tag fewer than half the time. The mentions' strength (a third of a
+        certainty each) weighs PRIOR_PAPERS papers against the record."""
+        keys = _wordings({tag: hits})
+        mentioned = sum(self._mentioned[key] for key in keys)
+        tagged = sum(self._tagged[key] for key in keys)
+        if held_out is not None:  # the paper's own decision is what is being guessed
+            own = keys & self._own[held_out]
+            mentioned -= len(own)
+            tagged -= len(own) if tag in self._tags[held_out] else 0
+        count = mentions(hits)
+        strength = min(count, SURE_MENTIONS) / SURE_MENTIONS
+        confidence = (tagged + PRIOR_PAPERS * strength) / (mentioned + PRIOR_PAPERS)
+        return confidence, count == 1 and mentioned >= overrule_from and 2 * tagged < mentioned
 
-    def _own(self, paper: Paper, found: Found) -> dict[int, tuple[int, bool]]:
-        """tag column → (mentions, capped; whether the paper has the tag)."""
-        return {self._column[tag]: (min(mentions(found[tag]), SURE_MENTIONS), tag in paper.tags)
-                for tag in found if tag in self._column}
+
+def _wordings(found: Found) -> set[tuple[str, str]]:
+    return {(tag, words) for tag, hits in found.items() for _, words in hits}
 
 
 def tags_by_phrases(title: str, body: str, taxonomy: Taxonomy) -> tuple[str, ...]:
