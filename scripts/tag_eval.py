@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Leave-one-out over the curated catalogue: hide a paper's tags, leave it out of the
-neighbours, suggest, and compare with the tags its curator gave it.
+profiles and the curators' record, suggest, and compare with the tags its curator gave it.
 
     .venv/bin/python scripts/tag_eval.py [--content content] [--fast]
 
 Prints micro precision, recall and F1, the share of papers whose suggested tags are exactly
 theirs and the mean Jaccard of the two sets, for the phrases alone (`tagging.tags_by_phrases`, the
-importer's code before neighbours were used) and for the combined suggester at its settings and
+importer's first code) and for the suggester at its settings and
 at the settings around them. Each paper is suggested for by a suggester built from the other
 papers (exact); `--fast` uses the suggester's own leave-one-out (what `check` runs: the words'
 weights of the other papers keep the held-out paper's count), which is quicker at scale.
@@ -15,7 +15,6 @@ weights of the other papers keep the held-out paper's count), which is quicker a
 from __future__ import annotations
 
 import argparse
-import functools
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -26,7 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from catalogue.content.loader import load_catalogue  # noqa: E402
-from catalogue.content.model import Paper, Tag, Taxonomy  # noqa: E402
+from catalogue.content.model import Paper, Taxonomy  # noqa: E402
+from catalogue.content.taxonomy import phrase_occurs  # noqa: E402
 from catalogue.relate import tagging  # noqa: E402
 from catalogue.report import Report  # noqa: E402
 
@@ -80,12 +80,7 @@ class Vocabularies:
 
 
 def _mentions(phrase: str, paper: Paper) -> bool:
-    return bool(tagging.tags_by_phrases(paper.title, paper.body, _one_phrase(phrase)))
-
-
-@functools.cache
-def _one_phrase(phrase: str) -> Taxonomy:
-    return Taxonomy({"t": Tag("t", "t", "t", (phrase,))}, {})
+    return phrase_occurs(phrase, paper.title.lower()) or phrase_occurs(phrase, paper.body.lower())
 
 
 def phrases_only(papers: Sequence[Paper], vocabularies: Vocabularies) -> list[tuple[str, ...]]:

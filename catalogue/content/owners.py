@@ -44,7 +44,7 @@ class Owners:
 
     def _claims(self, key: str) -> list[_Claim]:
         return sorted(self.owners[key], key=lambda claim: (claim.role != "slug", Path(claim.path).stem != key,
-                                                           *_copy_last(claim.path)))
+                                                           *copy_last(claim.path)))
 
     def slug_clashes(self, paper_of: Callable[[str], Paper | None]) -> list[Diagnostic]:
         """A paper's slug wins over another's alias (the alias is the error); between two slugs,
@@ -69,7 +69,7 @@ class Owners:
         for key in self.clashing:
             def copied(claim: _Claim) -> tuple[bool, str]:
                 paper = paper_of(claim.path)
-                return (not paper or fingerprint(paper.body) != key, *_copy_last(claim.path))
+                return (not paper or fingerprint(paper.body) != key, *copy_last(claim.path))
             (first, _), *others = sorted(self.owners[key], key=copied)
             found += [Diagnostic(Path(path), _line_in(paper_of(path), "fingerprint"),
                                  f"fingerprint `{key}` is also {shown_path(first)}'s",
@@ -79,7 +79,7 @@ class Owners:
         return sorted(found, key=lambda d: (str(d.path), d.line))
 
 
-def _copy_last(path: Path | str) -> tuple[str, str]:
+def copy_last(path: Path | str) -> tuple[str, str]:
     """Of two files otherwise alike, the original first: a copy's name is the original's and more
     (`ltvs-copy.md`, `ltvs-2.md` after `ltvs.md`), where plain path order would put it first."""
     return Path(path).stem, str(path)

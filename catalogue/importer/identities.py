@@ -32,7 +32,7 @@ def papers_of(keys: list[str], known: Identities) -> list[tuple[Path, str]]:
 
 
 _SHOWN_BY = {"abstract": "its abstract", "arxiv": "its arXiv id", "doi": "its DOI"}
-_PLANNED = {"title_source": "derived", "added": "9999"}  # a paper this dry run would have added: the newest
+_PLANNED = {"title_source": "derived"}  # a paper this dry run would have added (no `added`: the newest)
 
 
 def twice_in_content(entry: Entry, papers: list[tuple[Path, str]], report: Report) -> None:

@@ -16,6 +16,7 @@ from itertools import combinations
 from pathlib import Path
 
 from ..content.model import Paper
+from ..content.owners import copy_last
 from ..content.paperlinks import unversioned
 from ..content.source import fingerprint
 
@@ -81,7 +82,7 @@ def _ordered(first: Paper, second: Paper) -> tuple[Paper, Paper]:
 def keeping_order(title_source: str, added: str, path: Path | str) -> tuple:
     """Which of the files of one paper `merge` should keep, first: a curated title over a derived
     one, then the older `added`, then the name (a copy's, `x-copy` or `x-2`, sorts after `x`)."""
-    return _TITLE_SOURCE_RANK.get(title_source, 0), added or "9999", Path(path).stem, str(path)
+    return _TITLE_SOURCE_RANK.get(title_source, 0), added or "9999", *copy_last(path)
 
 
 def same_value(papers: Iterable[Paper], values: Callable[[Paper], Iterable[str]],

@@ -90,7 +90,7 @@ def derived_titles(papers: Sequence[Paper]) -> list[ReviewItem]:
             for paper in papers if paper.title_source == "derived"]
 
 
-UNLIKE = "tags to check"
+EVIDENCE = "its phrases and the papers it reads like"  # what a tag's confidence comes from
 
 
 def tag_items(outliers: list[TagOutlier]) -> list[ReviewItem]:
@@ -99,12 +99,12 @@ def tag_items(outliers: list[TagOutlier]) -> list[ReviewItem]:
     for outlier in outliers:
         doubted, missing, consider = (_confidences(found) for found in (outlier.doubted, outlier.missing,
                                                                           outlier.consider))
-        found = [f"has {doubted}, which its phrases and the papers it reads like barely suggest" if doubted else "",
+        found = [f"has {doubted}, which {EVIDENCE} barely suggest" if doubted else "",
                  f"lacks {missing}, which they strongly suggest" if missing else "", _unsure(outlier)]
         near = ", ".join(outlier.neighbours) or "none close"
         paper = outlier.paper
         items.append(ReviewItem("tags", paper.path, paper.line_of("tags"),
-                                f"{UNLIKE if doubted or missing else 'tags to confirm'}: "
+                                f"{'tags to check' if doubted or missing else 'tags to confirm'}: "
                                 f"{'; '.join(f for f in found if f)}",
                                 f"check the tags against the abstract{f' (consider {consider})' if consider else ''}; "
                                 f"nearest papers: {near}; keep them if they are right", paper.slug, f"“{paper.title}”"))
@@ -112,13 +112,12 @@ def tag_items(outliers: list[TagOutlier]) -> list[ReviewItem]:
 
 
 def _unsure(outlier: TagOutlier) -> str:
-    """`a single tag: …`, `no tag its phrases and the papers it reads like are sure of: …`, unless
-    doubted already."""
+    """`a single tag: …`, `no tag (EVIDENCE) are sure of: …`, unless doubted already."""
     if not outlier.paper.tags:
         return "no tags"
     if not {tag for tag, _ in outlier.unsure} - {tag for tag, _ in outlier.doubted}:
         return ""
-    what = "a single tag" if len(outlier.unsure) == 1 else "no tag its phrases and the papers it reads like are sure of"
+    what = "a single tag" if len(outlier.unsure) == 1 else f"no tag {EVIDENCE} are sure of"
     return f"{what}: {_confidences(outlier.unsure)}"
 
 

@@ -16,8 +16,9 @@ papers at a time."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +41,7 @@ SURE_MENTIONS = 3  # mentions at which the phrases alone are sure of a tag: one 
 PRIOR_PAPERS = 2  # how many papers' worth the mentions' own strength weighs against the record
 NEIGHBOURS = 8  # the nearest curated papers, named as reasons
 SHOWN_NEIGHBOURS = 3  # neighbours named as a tag's reason
+OTHERS_KEPT = 10  # low-confidence tags kept with their reasons: callers show three, beside a paper's own
 # Curation: a tag the paper has that its profile and phrases give less than DOUBT_BELOW, or one it
 # lacks that they give at least MISSING_FROM, is worth a curator's second look; so is a paper none
 # of whose tags reaches SURE_FROM.
@@ -71,19 +73,21 @@ class TagSuggestion:
 
 @dataclass(frozen=True)
 class Suggestions:
-    """The tags to apply, best first, and the low-confidence others a caller can show."""
+    """The tags to apply, best first, the best low-confidence others a caller can show, and every
+    tag's confidence."""
 
     applied: tuple[TagSuggestion, ...]
     others: tuple[TagSuggestion, ...]
     neighbours: tuple[str, ...] = ()  # the nearest curated papers, nearest first
+    confidences: Mapping[str, float] = field(default_factory=dict)
 
     @property
     def tags(self) -> tuple[str, ...]:
         return tuple(s.tag for s in self.applied)
 
     def confidence(self, tag: str) -> float:
-        """The tag's confidence; 0 when neither neighbours nor phrases point to it."""
-        return next((s.confidence for s in (*self.applied, *self.others) if s.tag == tag), 0.0)
+        """The tag's confidence; 0 when neither its phrases nor its profile point to it."""
+        return self.confidences.get(tag, 0.0)
 
     def consider(self, count: int = 3) -> str:
         """The best low-confidence tags, as a hint: `consider: x (0.41), y (0.30)`."""
@@ -127,11 +131,15 @@ class TagSuggester:
         cols = [column[t] for p in self.papers for t in p.tags if t in column]
         self._tags = sparse.csr_matrix((np.ones(len(rows), np.float32), (rows, cols)),
                                        shape=(len(self.papers), len(self.tag_ids)))
-        profiles = (self._tags.T @ unit).tocsr()  # each tag's papers' vectors, summed
-        self._profile_norms = np.sqrt(np.asarray(profiles.multiply(profiles).sum(axis=1)).ravel())
-        self._own_overlap = np.asarray((unit @ profiles.T).todense())  # a paper's vector · each profile
+        self._profile_sums = (self._tags.T @ unit).tocsr()  # each tag's papers' vectors, summed
+        self._profile_squares = np.asarray(self._profile_sums.multiply(self._profile_sums).sum(axis=1)).ravel()
         self._found = [self._phrases.found(p.title, p.body) for p in self.papers]
         self._record = PhraseRecord(self.papers, self._found)
+
+    @cached_property
+    def _own_overlap(self) -> np.ndarray:
+        """Each paper's vector · each tag's profile (leave-one-out takes a paper out of its tags')."""
+        return np.asarray((self._vectors.T @ self._profile_sums.T).todense())
 
     @classmethod
     def from_content(cls, content_dir: Path, taxonomy: Taxonomy, report: Report) -> TagSuggester:
@@ -184,7 +192,7 @@ class TagSuggester:
         """How much each row reads like each tag's papers: the cosine with the sum of their
         vectors (a held-out paper taken out of its own tags' sums)."""
         overlap = np.asarray(self._tags.T @ scores.T).T
-        norms = np.tile(self._profile_norms ** 2, (len(scores), 1))
+        norms = np.tile(self._profile_squares, (len(scores), 1))  # squared until the end
         rows = [row for row, own in enumerate(held_out) if own is not None]
         if rows:
             owns = [held_out[row] for row in rows]
@@ -197,29 +205,29 @@ class TagSuggester:
     def _choose(self, profile: np.ndarray, near: list[int], found: Found, own: int | None) -> Suggestions:
         """Every tag with a confidence, the stronger of its phrases' and its profile's; the
         applied ones are `_chosen`."""
-        judged = {tag: self._record.judge(tag, hits, own, self.settings.overrule_from)
-                  for tag, hits in found.items() if tag in self._tag_column}
-        confidence = {self.tag_ids[i]: float(profile[i]) for i in np.flatnonzero(profile)}
+        judged = {tag: self._record.judge(tag, hits, own, self.settings.overrule_from) for tag, hits in found.items()}
+        confidence = {self.tag_ids[i]: round(float(profile[i]), 4) for i in np.flatnonzero(profile)}
         for tag, (phrased, _) in judged.items():
-            confidence[tag] = max(phrased, confidence.get(tag, 0.0))
+            confidence[tag] = max(round(phrased, 4), confidence.get(tag, 0.0))
+        chosen = self._chosen(profile, found, {tag for tag, (_, overruled) in judged.items() if overruled})
+        ranked = sorted(confidence, key=lambda tag: (-confidence[tag], self._tag_column[tag]))
         having: dict[str, list[str]] = {}
         for i in near:
             for tag in self.papers[i].tags:
                 having.setdefault(tag, []).append(self.papers[i].slug)
-        ranked = sorted((TagSuggestion(tag, round(value, 4), tuple(having.get(tag, ())[:SHOWN_NEIGHBOURS]),
-                                       tuple(sorted({phrase for _, phrase in found.get(tag, ())})))
-                         for tag, value in confidence.items()), key=lambda s: (-s.confidence, self._tag_column[s.tag]))
-        chosen = self._chosen(profile, found, {tag for tag, (_, overruled) in judged.items() if overruled})
-        nearest = tuple(self.papers[i].slug for i in near)
-        return Suggestions(tuple(s for s in ranked if s.tag in chosen), tuple(s for s in ranked if s.tag not in chosen),
-                           nearest)
+
+        def suggestion(tag: str) -> TagSuggestion:
+            return TagSuggestion(tag, confidence[tag], tuple(having.get(tag, ())[:SHOWN_NEIGHBOURS]),
+                                 tuple(sorted({phrase for _, phrase in found.get(tag, ())})))
+
+        others = [tag for tag in ranked if tag not in chosen][:OTHERS_KEPT]
+        return Suggestions(tuple(suggestion(tag) for tag in ranked if tag in chosen), tuple(map(suggestion, others)),
+                           tuple(self.papers[i].slug for i in near), confidence)
 
     def _chosen(self, profile: np.ndarray, found: Found, overruled: set[str]) -> list[str]:
         """The tags the phrases name, most mentioned first, unless the record overrules them; then,
         while the paper has fewer than `min_tags`, the tags whose papers it reads most like."""
-        column = self._tag_column
-        chosen = sorted((tag for tag in found if tag in column and tag not in overruled),
-                        key=lambda tag: (-mentions(found[tag]), column[tag]))[:MAX_TAGS]
+        chosen = [tag for tag in _by_mentions(found, self._tag_column) if tag not in overruled][:MAX_TAGS]
         for index in np.argsort(-profile, kind="stable"):
             if len(chosen) >= self.settings.min_tags or profile[index] < self.settings.fill_from:
                 break
@@ -296,12 +304,16 @@ def _wordings(found: Found) -> set[tuple[str, str]]:
 
 
 def tags_by_phrases(title: str, body: str, taxonomy: Taxonomy) -> tuple[str, ...]:
-    """The phrases alone, as the importer tagged before the neighbours were asked (the measure a
-    suggester must beat): every tag a phrase names, at most MAX_TAGS, by mentions (a title's
-    count TITLE_WEIGHT times), then in the taxonomy's order."""
-    found = Phrases(taxonomy).found(title, body)
-    order = list(taxonomy.tags)
-    return tuple(sorted(found, key=lambda tag: (-mentions(found[tag]), order.index(tag)))[:MAX_TAGS])
+    """The phrases alone, as the importer tagged before the curators' record and the profiles were
+    asked (the measure a suggester must beat): every tag a phrase names, at most MAX_TAGS."""
+    return tuple(_by_mentions(Phrases(taxonomy).found(title, body), {tag: i for i, tag in enumerate(taxonomy.tags)})
+                 [:MAX_TAGS])
+
+
+def _by_mentions(found: Found, column: Mapping[str, int]) -> list[str]:
+    """The tags found, most mentioned first (a title's mention counting TITLE_WEIGHT), then in the
+    taxonomy's order."""
+    return sorted(found, key=lambda tag: (-mentions(found[tag]), column[tag]))
 
 
 def mentions(found: list[tuple[str, str]]) -> int:
