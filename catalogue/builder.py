@@ -78,6 +78,8 @@ class Builder:
         self.drafts: frozenset[str] = frozenset()  # the files the last plan made only for draft papers
         self.assets: dict[str, tuple[str, bytes]] = {}  # the fingerprinted static files, as last read
         self._planned = 0  # the revision of the catalogue last planned
+        self._group_ids: frozenset[str] = frozenset()  # the groups of the last plan
+        self._coming: frozenset[str] = frozenset()  # made, not yet written: see `links`
 
     def build(self, changes: ChangeSet, report: Report, first: Collection[str] = (),
               shown_first: Callable[[list[str]], None] | None = None,
@@ -113,8 +115,10 @@ class Builder:
         try:
             with self.stages("plan"):
                 groups, made, checked = self._plan(plan, stop)
+                self._group_ids = frozenset(group.id for group in groups)
             with self.stages("render"):
                 written = self.writer.write(made, stop)
+                self._coming = _stale(made).difference(written)  # a newer edit stopped the writing
         except Stopped:
             return None, [], []
         finally:
@@ -187,17 +191,20 @@ class Builder:
                               {name: path for name, (path, _) in self.assets.items()})
 
     def _write_first(self, plan: Plan, first: Collection[str], changes: ChangeSet) -> list[str]:
-        """Make the groups of the pages in `first` and of the papers just edited, and write their
-        HTML pages (not after a template or static file moved: then every page is the reader's
-        first)."""
+        """Make the groups of the pages in `first`, of the papers just edited and those new to
+        this plan (a page written first may link to them: a new paper's authors, a new guide),
+        and write their HTML pages (not after a template or static file moved: then every page
+        is the reader's first)."""
         if changes.templates or changes.static or changes.settings:
             return []
         edited = plan.catalogue.changes_since(self._planned)
         ids = [record.group for file in first if (record := self.state.outputs.get(file))]
         ids += [] if edited.everything else [f"paper:{paper.slug}" for change in edited.papers
                                                for paper in change.papers]
-        groups = [group for group in map(plan.group, dict.fromkeys(ids)) if group is not None]
-        return self.writer.write(self.writer.made(groups), only=_shown_in_a_browser)
+        ids += [group_id for group_id in plan.ids() if group_id not in self._group_ids]
+        made = self.writer.made(group for group in map(plan.group, dict.fromkeys(ids)) if group is not None)
+        self._coming = frozenset(file for file in _stale(made) if not _shown_in_a_browser(file))
+        return self.writer.write(made, only=_shown_in_a_browser)
 
     def _plan(self, plan: Plan, stop: Callable[[], bool]) -> tuple[list[PageGroup], list[Made], CheckedPlan]:
         """Every group, the groups made anew, and the checked plan (the sitemap made last, from
@@ -216,8 +223,11 @@ class Builder:
         return groups, made, checked
 
     def links(self, only: Collection[str] | None = None) -> LinkReport:
-        """The links of the pages in `only` (None: every page), checked from what the state keeps."""
-        return check_links(self.state.outputs, _SiteFiles(self.state), self.config.base_url, only,
+        """The links of the pages in `only` (None: every page), checked from what the state keeps
+        and the files made but not yet written: the other files of the groups written first,
+        which the rest of the build writes, or what a newer edit stopped the writing of, which
+        the next build writes (or removes, and then checks)."""
+        return check_links(self.state.outputs, _SiteFiles(self.state, self._coming), self.config.base_url, only,
                            self.config.leaves_out, self.drafts)
 
     def paper_of(self, file: str) -> Paper | None:
@@ -244,19 +254,24 @@ class Builder:
                       key=lambda d: (str(d.path), d.line, d.message))
 
 
+def _stale(made: list[Made]) -> frozenset[str]:
+    return frozenset(page.file for each in made for page, _ in each.stale)
+
+
 def _shown_in_a_browser(file: str) -> bool:
     """What a reader waits for after an edit: the HTML page (its preview image follows with the rest)."""
     return file.endswith(".html")
 
 
 class _SiteFiles:
-    """The site's files, as the state records them: its pages and its other files."""
+    """The site's files, as the state records them (its pages and its other files), and those
+    `coming`: made, and written next."""
 
-    def __init__(self, state: BuildState):
-        self.outputs, self.files = state.outputs, state.files
+    def __init__(self, state: BuildState, coming: frozenset[str]):
+        self.outputs, self.files, self.coming = state.outputs, state.files, coming
 
     def __contains__(self, file: object) -> bool:
-        return file in self.outputs or file in self.files
+        return file in self.outputs or file in self.files or file in self.coming
 
 
 def _until(stop: Callable[[], bool], items: Iterable[Item], every: int = 256) -> Iterator[Item]:

@@ -282,3 +282,23 @@ def test_an_edit_undone_while_its_rebuild_was_cut_short_shows_the_page_as_it_was
     samba.write_text(good)
     rebuild(samba)  # compared with a clean build
     assert "Simply Hybrid" not in (root / "live/papers/samba/index.html").read_text()
+
+
+def test_links_into_pages_made_but_not_yet_written_are_not_broken(live):
+    """Watch mode checks the links of the pages it writes first before the rest is written, and
+    a newer save may stop the rest before it is: a link into what this build made and writes
+    next (a new paper's author page, its citation files) is not broken."""
+    project, root, rebuild = live
+    builder = rebuild.builder
+    fresh = project.write("content/papers/fresh.md", paper("fresh", "A Fresh Paper", extra="authors: [Zed Newcomer]\n"))
+    seen, broken_first = [], []
+
+    def shown_first(written: list[str]) -> None:
+        seen.extend(written)
+        broken_first.extend(builder.broken(builder.links(written), root / "live"))
+    result = builder.build(ChangeSet.of_paths([fresh], builder.config), Report(), shown_first=shown_first,
+                           stop=lambda: bool(builder.writer.waiting))  # planned, then stopped before writing
+    assert {"papers/fresh/index.html", "authors/zed-newcomer/index.html"} <= set(seen)
+    assert result.plan is not None and "papers/fresh/cite.bib" not in result.written
+    assert broken_first == [] and builder.broken(builder.links(), root / "live") == []
+    rebuild(fresh)  # the next build writes the rest: a clean build's bytes
