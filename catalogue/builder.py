@@ -6,6 +6,7 @@ out."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,6 +81,7 @@ class Builder:
         self._planned = 0  # the revision of the catalogue last planned
         self._group_ids: frozenset[str] = frozenset()  # the groups of the last plan
         self._coming: frozenset[str] = frozenset()  # made, not yet written: see `links`
+        self._unmade: Callable[[], bool] = bool  # whether the plan has groups not yet made: see `links`
 
     def build(self, changes: ChangeSet, report: Report, first: Collection[str] = (),
               shown_first: Callable[[list[str]], None] | None = None,
@@ -115,10 +117,10 @@ class Builder:
         try:
             with self.stages("plan"):
                 groups, made, checked = self._plan(plan, stop)
-                self._group_ids = frozenset(group.id for group in groups)
+                self._group_ids, self._unmade = frozenset(group.id for group in groups), bool
             with self.stages("render"):
                 written = self.writer.write(made, stop)
-                self._coming = _stale(made).difference(written)  # a newer edit stopped the writing
+                self._coming = frozenset(page.file for each in made for page, _ in each.stale).difference(written)
         except Stopped:
             return None, [], []
         finally:
@@ -191,20 +193,19 @@ class Builder:
                               {name: path for name, (path, _) in self.assets.items()})
 
     def _write_first(self, plan: Plan, first: Collection[str], changes: ChangeSet) -> list[str]:
-        """Make the groups of the pages in `first`, of the papers just edited and those new to
-        this plan (a page written first may link to them: a new paper's authors, a new guide),
-        and write their HTML pages (not after a template or static file moved: then every page
-        is the reader's first)."""
+        """Make the groups of the pages in `first` and of the papers just edited, and write their
+        HTML pages (not after a template or static file moved: then every page is the reader's
+        first)."""
         if changes.templates or changes.static or changes.settings:
             return []
         edited = plan.catalogue.changes_since(self._planned)
         ids = [record.group for file in first if (record := self.state.outputs.get(file))]
         ids += [] if edited.everything else [f"paper:{paper.slug}" for change in edited.papers
                                                for paper in change.papers]
-        ids += [group_id for group_id in plan.ids() if group_id not in self._group_ids]
-        made = self.writer.made(group for group in map(plan.group, dict.fromkeys(ids)) if group is not None)
-        self._coming = frozenset(file for file in _stale(made) if not _shown_in_a_browser(file))
-        return self.writer.write(made, only=_shown_in_a_browser)
+        groups = [group for group in map(plan.group, dict.fromkeys(ids)) if group is not None]
+        known = self._group_ids
+        self._unmade = functools.cache(lambda: any(group_id not in known for group_id in plan.ids()))
+        return self.writer.write(self.writer.made(groups), only=_shown_in_a_browser)
 
     def _plan(self, plan: Plan, stop: Callable[[], bool]) -> tuple[list[PageGroup], list[Made], CheckedPlan]:
         """Every group, the groups made anew, and the checked plan (the sitemap made last, from
@@ -224,10 +225,12 @@ class Builder:
 
     def links(self, only: Collection[str] | None = None) -> LinkReport:
         """The links of the pages in `only` (None: every page), checked from what the state keeps
-        and the files made but not yet written: the other files of the groups written first,
-        which the rest of the build writes, or what a newer edit stopped the writing of, which
-        the next build writes (or removes, and then checks)."""
-        return check_links(self.state.outputs, _SiteFiles(self.state, self._coming), self.config.base_url, only,
+        and what comes next. The pages written first are checked before the rest is planned: if
+        the plan has groups not yet made (a new paper's authors, a new guide), a file not yet
+        known may be theirs, and the check after the rest judges it. A newer edit may stop the
+        writing: the next build writes what was made (or removes it, and checks again)."""
+        site_files = _SiteFiles(self.state, self._coming, self._unmade)
+        return check_links(self.state.outputs, site_files, self.config.base_url, only,
                            self.config.leaves_out, self.drafts)
 
     def paper_of(self, file: str) -> Paper | None:
@@ -254,10 +257,6 @@ class Builder:
                       key=lambda d: (str(d.path), d.line, d.message))
 
 
-def _stale(made: list[Made]) -> frozenset[str]:
-    return frozenset(page.file for each in made for page, _ in each.stale)
-
-
 def _shown_in_a_browser(file: str) -> bool:
     """What a reader waits for after an edit: the HTML page (its preview image follows with the rest)."""
     return file.endswith(".html")
@@ -265,13 +264,13 @@ def _shown_in_a_browser(file: str) -> bool:
 
 class _SiteFiles:
     """The site's files, as the state records them (its pages and its other files), and those
-    `coming`: made, and written next."""
+    `coming` (made, written next); any other may yet come while groups are `unmade`."""
 
-    def __init__(self, state: BuildState, coming: frozenset[str]):
-        self.outputs, self.files, self.coming = state.outputs, state.files, coming
+    def __init__(self, state: BuildState, coming: frozenset[str], unmade: Callable[[], bool]):
+        self.outputs, self.files, self.coming, self.unmade = state.outputs, state.files, coming, unmade
 
     def __contains__(self, file: object) -> bool:
-        return file in self.outputs or file in self.files or file in self.coming
+        return file in self.outputs or file in self.files or file in self.coming or self.unmade()
 
 
 def _until(stop: Callable[[], bool], items: Iterable[Item], every: int = 256) -> Iterator[Item]:

@@ -298,7 +298,7 @@ def test_links_into_pages_made_but_not_yet_written_are_not_broken(live):
         broken_first.extend(builder.broken(builder.links(written), root / "live"))
     result = builder.build(ChangeSet.of_paths([fresh], builder.config), Report(), shown_first=shown_first,
                            stop=lambda: bool(builder.writer.waiting))  # planned, then stopped before writing
-    assert {"papers/fresh/index.html", "authors/zed-newcomer/index.html"} <= set(seen)
+    assert "papers/fresh/index.html" in seen and "authors/zed-newcomer/index.html" not in seen
     assert result.plan is not None and "papers/fresh/cite.bib" not in result.written
     assert broken_first == [] and builder.broken(builder.links(), root / "live") == []
     rebuild(fresh)  # the next build writes the rest: a clean build's bytes

@@ -22,7 +22,7 @@ from linkcheck import broken_links
 from PIL import Image
 
 from catalogue.config import PROJECT_ROOT, SiteConfig
-from catalogue.output.links import check_folder
+from catalogue.output.links import check_folder, check_links
 from catalogue.pages.lists import FEED_LIMIT
 from catalogue.pipeline import build_site, check_site
 from catalogue.render import social
@@ -416,3 +416,15 @@ def test_the_link_checker_reads_paths_as_browsers_do(tmp_path):
     (tmp_path / "index.html").write_text("".join(f'<a href="{link}">l</a>' for link in links))
     broken = check_folder(tmp_path, "https://example.org/").broken
     assert sorted(b.link for b in broken) == ["/a/#y", "/b/"]
+
+
+def test_an_anchor_into_a_page_not_written_yet_waits_for_it(tmp_path):
+    """Watch mode checks the pages it writes first before the rest: a page it knows is coming
+    (a file with no ids read yet) has its anchors judged once it is written."""
+    class Page:
+        def __init__(self, links: list[str], ids: frozenset[str] = frozenset()):
+            self.links, self.ids = tuple(link.encode() for link in links), ids
+    pages = {"index.html": Page(["/guide/#start", "/gone/#start", "/a/#nowhere"]), "a/index.html": Page([], frozenset({"x"}))}
+    broken = check_links(pages, {"index.html", "a/index.html", "guide/index.html"}, "https://example.org/").broken
+    assert sorted((b.link, b.problem) for b in broken) == [("/a/#nowhere", "leads to no #nowhere on that page"),
+                                                           ("/gone/#start", "leads to no page")]

@@ -162,9 +162,10 @@ class _Checker:
     def check_anchors(self) -> None:
         for file, wanted in self.anchors.items():
             target = self.pages.get(file)
-            ids = target.ids if target is not None else frozenset()
+            if target is None:
+                continue  # a file not written yet (or left out): its ids are not known
             self.report.broken += [Broken(page, link, f"leads to no #{fragment} on that page")
-                                   for fragment, page, link in wanted if fragment not in ids]
+                                   for fragment, page, link in wanted if fragment not in target.ids]
 
 
 def all_files(site: Path) -> Iterable[str]:
