@@ -10,7 +10,7 @@ from ..config import TAXONOMY_FILE
 from ..report import Report
 from ..urls import SLUG_PATTERN
 from . import yamltext
-from .keys import Key, KeyTable
+from .keys import KINDS, Key, KeyTable, described, of_kind
 from .model import Tag, Taxonomy, Theme
 
 HOW = "see docs/reference.md, content/taxonomy.yaml"
@@ -42,7 +42,8 @@ def load_taxonomy(content_dir: Path, report: Report) -> Taxonomy | None:
     data, lines = found
     errors_before = len(report.errors)
     tags = _read_tags(data["tags"], path, lines, report)
-    themes = _read_themes(data["themes"], tags, path, lines, report)
+    written = {item.get("id") for item in data["tags"] if isinstance(item, dict)}  # a wrong entry is reported once
+    themes = _read_themes(data["themes"], written, path, lines, report)
     return Taxonomy(tags, themes) if len(report.errors) == errors_before else None
 
 
@@ -50,7 +51,7 @@ def _read_tags(items: list, path: Path, lines: dict, report: Report) -> dict[str
     tags: dict[str, Tag] = {}
     for index, item in enumerate(items):
         where = yamltext.line_of(lines, ("tags", index))
-        if not _entry_ok(item, TAG_KEYS, "tag", path, where, report):
+        if not _entry_ok(item, TAG_KEYS, "tag", path, lines, ("tags", index), report):
             continue
         phrases = item.get("phrases") or []
         if not isinstance(phrases, list) or not all(isinstance(p, str) for p in phrases):
@@ -72,12 +73,11 @@ def _read_tags(items: list, path: Path, lines: dict, report: Report) -> dict[str
     return tags
 
 
-def _read_themes(items: list, tags: dict[str, Tag], path: Path, lines: dict,
-                 report: Report) -> dict[str, Theme]:
+def _read_themes(items: list, tags: set, path: Path, lines: dict, report: Report) -> dict[str, Theme]:
     themes: dict[str, Theme] = {}
     for index, item in enumerate(items):
         where = yamltext.line_of(lines, ("themes", index))
-        if not _entry_ok(item, THEME_KEYS, "theme", path, where, report):
+        if not _entry_ok(item, THEME_KEYS, "theme", path, lines, ("themes", index), report):
             continue
         theme_tags = item["tags"]
         tags_line = yamltext.line_of(lines, ("themes", index, "tags"))
@@ -97,8 +97,11 @@ def _read_themes(items: list, tags: dict[str, Tag], path: Path, lines: dict,
     return themes
 
 
-def _entry_ok(item: object, keys: KeyTable, kind: str, path: Path, line: int,
+def _entry_ok(item: object, keys: KeyTable, kind: str, path: Path, lines: dict, at: tuple,
               report: Report) -> bool:
+    """Whether the tag or theme entry at key path `at` has the keys it needs, each text that
+    must be; each problem reported at the entry's line, or at its key's."""
+    line = yamltext.line_of(lines, at)
     if not isinstance(item, dict):
         report.error(path, line, f"each {kind} must be a mapping", "start it with `- id: ...`")
         return False
@@ -116,7 +119,12 @@ def _entry_ok(item: object, keys: KeyTable, kind: str, path: Path, line: int,
         report.error(path, line, f"{kind} id `{item['id']}` is not a valid id",
                      "use lower-case ASCII letters, digits and single hyphens")
         return False
-    return True
+    not_text = [key for key, key_kind in keys.kinds.items() if key_kind is str and not of_kind(item.get(key, ""), str)]
+    for key in not_text:
+        report.error(path, yamltext.line_of(lines, (*at, key)),
+                     f"{kind} `{item['id']}`: `{key}` must be {KINDS[str]}, not {described(item[key])}",
+                     f"put it in quotes: {key}: \"{item[key]}\"")
+    return not not_text
 
 
 def phrase_occurs(phrase: str, text: str) -> bool:
