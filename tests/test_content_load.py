@@ -1,6 +1,8 @@
 import pytest
 from conftest import paper
 
+from catalogue.content import yamltext
+from catalogue.content.keys import described
 from catalogue.content.loader import load_catalogue
 from catalogue.report import ContentError, Report
 
@@ -171,6 +173,28 @@ KINDS_IN_WORDS = "text, a whole number, true or false, a list like [a, b], or a 
 ])
 def test_a_value_yaml_cannot_make_is_named_at_its_line_with_a_fix_never_a_crash(scratch, extra, expected):
     assert errors_for(scratch, {"a.md": paper("a", "A", extra=extra)}) == [expected]
+
+
+def aliases_of_aliases(depth: int) -> str:
+    """A YAML mapping whose last value, written in a few lines, is 9 ** depth items long."""
+    chain = ["l0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    chain += [f"l{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, depth)]
+    return "{" + ", ".join(chain) + "}"
+
+
+def test_aliases_of_aliases_are_read_once_and_named_short(scratch):
+    """Nine lines of `*alias` inside `&anchor` stand for 9 ** 9 values: each is walked once, and
+    an error shows the value cut short, never writes it out."""
+    data, lines = yamltext.parse(f"x: {aliases_of_aliases(6)}\ny: *a5\n", "a.yaml")
+    assert len(data["y"]) == 9 and len(lines) < 100  # 9 ** 6 key paths, were each walked
+    assert len(described(data["y"])) < 300  # 3.7 MB, were it written out
+    extra = f"source: {aliases_of_aliases(9)}\nauthors: *a8\n"
+    errors = errors_for(scratch, {"a.md": paper("a", "A", extra=extra)})
+    assert [error.split(" — ")[0] for error in errors] == [
+        "papers/a.md:7: `source` must be text, not a mapping {'l0': ['lol', 'lol', 'lol', 'lol', 'lol', ...], "
+        "'l1': [[...], [...], [...], [...], [...], ...], 'l2': [[...], [...], [...], [...], [...], ...], "
+        "'l3': [[...], [...], [...], [...], [...], ...], 'l4': [[...], [...], [...], [...], [...], ...], ...}",
+        "papers/a.md:8: every entry of `authors` must be text"]
 
 
 def test_a_venue_written_as_its_address_is_told_its_name(scratch):

@@ -56,7 +56,8 @@ def read_guide(path: Path) -> tuple[Guide | None, tuple[Diagnostic, ...]]:
         report.error(path, source.lines.get(("slug",), 1), f"slug {slug!r} is not a valid URL part",
                      "name the file (or write `slug:`) in lower-case ASCII letters, digits and single hyphens")
     for key, value in meta.items():
-        check_characters(path, str(value), source.lines.get((key,), 1), f"`{key}`", report)
+        if isinstance(value, str):  # else an error above
+            check_characters(path, value, source.lines.get((key,), 1), f"`{key}`", report)
     check_characters(path, source.body, source.body_start, "the page", report)
     if report.errors:
         return None, tuple(report.diagnostics)

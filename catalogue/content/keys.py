@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import reprlib
 from dataclasses import dataclass
 
 # Each kind's name, as the reference lists it and errors say what a value must be.
@@ -38,7 +39,19 @@ def described(value: object) -> str:
         return f"the number {value}"
     if isinstance(value, str):
         return f"the text {value!r}"
-    return f"a {'list' if isinstance(value, list) else 'mapping' if isinstance(value, dict) else 'value'} {value!r}"
+    return f"a {'list' if isinstance(value, list) else 'mapping' if isinstance(value, dict) else 'value'} " \
+           f"{_SHORT.repr(value)}"
+
+
+def _short_repr() -> reprlib.Repr:
+    """A value as a message shows it, cut short: a list of aliases of aliases may be billions of
+    items long."""
+    short = reprlib.Repr()
+    short.maxlevel, short.maxlist, short.maxdict, short.maxstring, short.maxother = 2, 5, 5, 60, 60
+    return short
+
+
+_SHORT = _short_repr()
 
 
 def kinds_in_words() -> str:

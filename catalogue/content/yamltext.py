@@ -167,11 +167,18 @@ def _tagged(node: yaml.Node, text: str) -> bool:
 
 
 def _record_lines(node: yaml.Node, key_path: KeyPath, path: Path | str, first_line: int,
-                  lines: dict[KeyPath, int], within: frozenset[int] = frozenset()) -> None:
+                  lines: dict[KeyPath, int], within: frozenset[int] = frozenset(),
+                  seen: set[int] | None = None) -> None:
+    """The line of every key path, each value's lines recorded once: what an `*alias` repeats
+    is not walked again (its lines are the alias's), so nested aliases cannot multiply the walk."""
+    seen = set() if seen is None else seen
     lines[key_path] = first_line + node.start_mark.line
     if id(node) in within:  # `&x [*x]`: a value inside itself, without end
         raise ContentError([Diagnostic(path, lines[key_path], "this value contains itself (an `*alias` inside "
                                        "its own `&anchor`)", "write the value out in full instead of the alias")])
+    if id(node) in seen:
+        return
+    seen.add(id(node))
     within |= {id(node)}
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
@@ -181,11 +188,11 @@ def _record_lines(node: yaml.Node, key_path: KeyPath, path: Path | str, first_li
                     path, first_line + key_node.start_mark.line,
                     f"`{key_node.value}` appears twice (first on line {lines[child]})",
                     "keep one of the two")])
-            _record_lines(value_node, child, path, first_line, lines, within)
+            _record_lines(value_node, child, path, first_line, lines, within, seen)
             lines[child] = first_line + key_node.start_mark.line
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
-            _record_lines(item, key_path + (index,), path, first_line, lines, within)
+            _record_lines(item, key_path + (index,), path, first_line, lines, within, seen)
 
 
 def _key(node: yaml.Node) -> Any:
