@@ -79,9 +79,9 @@ class Builder:
         self.drafts: frozenset[str] = frozenset()  # the files the last plan made only for draft papers
         self.assets: dict[str, tuple[str, bytes]] = {}  # the fingerprinted static files, as last read
         self._planned = 0  # the revision of the catalogue last planned
-        self._group_ids: frozenset[str] = frozenset()  # the groups of the last plan
+        self._group_ids = frozenset(self.state.groups)  # the groups of the last plan
         self._coming: frozenset[str] = frozenset()  # made, not yet written: see `links`
-        self._unmade: Callable[[], bool] = bool  # whether the plan has groups not yet made: see `links`
+        self._has_new_groups: Callable[[], bool] = bool  # while the pages written first are checked: see `links`
 
     def build(self, changes: ChangeSet, report: Report, first: Collection[str] = (),
               shown_first: Callable[[list[str]], None] | None = None,
@@ -103,10 +103,16 @@ class Builder:
             self._prepare(plan)
         early = self._write_first(plan, first, changes) if shown_first else []
         if shown_first:
-            shown_first(early)
+            known = self._group_ids
+            self._has_new_groups = functools.cache(lambda: any(group_id not in known for group_id in plan.ids()))
+            try:
+                shown_first(early)
+            finally:
+                self._has_new_groups = bool
         checked, written, removed = self._write_rest(plan, stop)
         self._planned = catalogue.revision
-        return RenderResult(checked, early + written, removed, early, bool(removed) or self.writer.moved)
+        return RenderResult(checked, early + written, removed, early,
+                            bool(removed) or self.writer.moved or bool(self._coming))
 
     def _write_rest(self, plan: Plan, stop: Callable[[], bool]) -> tuple[CheckedPlan | None, list[str], list[str]]:
         """Check the whole plan and write what moved: the checked plan, the files written and
@@ -117,7 +123,7 @@ class Builder:
         try:
             with self.stages("plan"):
                 groups, made, checked = self._plan(plan, stop)
-                self._group_ids, self._unmade = frozenset(group.id for group in groups), bool
+                self._group_ids = frozenset(group.id for group in groups)
             with self.stages("render"):
                 written = self.writer.write(made, stop)
                 self._coming = frozenset(page.file for each in made for page, _ in each.stale).difference(written)
@@ -203,8 +209,6 @@ class Builder:
         ids += [] if edited.everything else [f"paper:{paper.slug}" for change in edited.papers
                                                for paper in change.papers]
         groups = [group for group in map(plan.group, dict.fromkeys(ids)) if group is not None]
-        known = self._group_ids
-        self._unmade = functools.cache(lambda: any(group_id not in known for group_id in plan.ids()))
         return self.writer.write(self.writer.made(groups), only=_shown_in_a_browser)
 
     def _plan(self, plan: Plan, stop: Callable[[], bool]) -> tuple[list[PageGroup], list[Made], CheckedPlan]:
@@ -225,13 +229,14 @@ class Builder:
 
     def links(self, only: Collection[str] | None = None) -> LinkReport:
         """The links of the pages in `only` (None: every page), checked from what the state keeps
-        and what comes next. The pages written first are checked before the rest is planned: if
-        the plan has groups not yet made (a new paper's authors, a new guide), a file not yet
-        known may be theirs, and the check after the rest judges it. A newer edit may stop the
-        writing: the next build writes what was made (or removes it, and checks again)."""
-        site_files = _SiteFiles(self.state, self._coming, self._unmade)
-        return check_links(self.state.outputs, site_files, self.config.base_url, only,
-                           self.config.leaves_out, self.drafts)
+        and what is not written yet. The pages written first are checked before the rest is
+        planned: if the plan has groups not yet made (a new paper's authors, a new guide), a file
+        not yet known may be theirs, and the check after the rest judges it. A newer edit may
+        stop the writing: the next build writes what was made, or removes it, and then every
+        link is checked again (`RenderResult.added`)."""
+        unwritten = _Unwritten(self.state, self._coming, self._has_new_groups)
+        return check_links(self.state.outputs, _SiteFiles(self.state, unwritten), self.config.base_url, only,
+                           self.config.leaves_out, self.drafts, unwritten)
 
     def paper_of(self, file: str) -> Paper | None:
         """The paper `file` is the page of, as the renderer recorded it."""
@@ -262,15 +267,26 @@ def _shown_in_a_browser(file: str) -> bool:
     return file.endswith(".html")
 
 
-class _SiteFiles:
-    """The site's files, as the state records them (its pages and its other files), and those
-    `coming` (made, written next); any other may yet come while groups are `unmade`."""
+class _Unwritten:
+    """The files a build may still write: those `coming` (made, written next) and, while the
+    plan has new groups not yet made, any the state does not know."""
 
-    def __init__(self, state: BuildState, coming: frozenset[str], unmade: Callable[[], bool]):
-        self.outputs, self.files, self.coming, self.unmade = state.outputs, state.files, coming, unmade
+    def __init__(self, state: BuildState, coming: frozenset[str], has_new_groups: Callable[[], bool]):
+        self.outputs, self.files, self.coming, self.has_new_groups = state.outputs, state.files, coming, has_new_groups
 
     def __contains__(self, file: object) -> bool:
-        return file in self.outputs or file in self.files or file in self.coming or self.unmade()
+        return file in self.coming or (file not in self.outputs and file not in self.files and self.has_new_groups())
+
+
+class _SiteFiles:
+    """The site's files, as the state records them (its pages and its other files), and those
+    it may still write."""
+
+    def __init__(self, state: BuildState, unwritten: _Unwritten):
+        self.outputs, self.files, self.unwritten = state.outputs, state.files, unwritten
+
+    def __contains__(self, file: object) -> bool:
+        return file in self.outputs or file in self.files or file in self.unwritten
 
 
 def _until(stop: Callable[[], bool], items: Iterable[Item], every: int = 256) -> Iterator[Item]:

@@ -301,4 +301,19 @@ def test_links_into_pages_made_but_not_yet_written_are_not_broken(live):
     assert "papers/fresh/index.html" in seen and "authors/zed-newcomer/index.html" not in seen
     assert result.plan is not None and "papers/fresh/cite.bib" not in result.written
     assert broken_first == [] and builder.broken(builder.links(), root / "live") == []
+    assert result.added  # every link is checked again once the files are written, or not made after all
     rebuild(fresh)  # the next build writes the rest: a clean build's bytes
+
+
+def test_a_broken_link_on_a_page_written_first_is_reported_once_the_rest_is_planned(live):
+    """A new paper's page comes first, and is checked before its rest is planned, with its
+    author pages not yet made: a link that leads nowhere is still broken after the rest."""
+    project, root, rebuild = live
+    builder = rebuild.builder
+    fresh = project.write("content/papers/fresh.md", paper(
+        "fresh", "A Fresh Paper", extra="authors: [Zed Newcomer]\n", body="See [RocketKV](/papers/rocketvk/)."))
+    first: list[str] = []
+    builder.build(ChangeSet.of_paths([fresh], builder.config), Report(), shown_first=first.extend)
+    assert "papers/fresh/index.html" in first
+    assert [str(d) for _, d in builder.broken(builder.links(first), root / "live")] == [
+        f"{fresh}:10: the link /papers/rocketvk/ leads to no page — fix the link in the abstract"]

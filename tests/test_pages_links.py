@@ -418,13 +418,17 @@ def test_the_link_checker_reads_paths_as_browsers_do(tmp_path):
     assert sorted(b.link for b in broken) == ["/a/#y", "/b/"]
 
 
-def test_an_anchor_into_a_page_not_written_yet_waits_for_it(tmp_path):
-    """Watch mode checks the pages it writes first before the rest: a page it knows is coming
-    (a file with no ids read yet) has its anchors judged once it is written."""
+def test_an_anchor_into_a_page_not_written_yet_waits_for_it():
+    """Watch mode checks the pages it writes first before the rest: the anchors into a page
+    still to be written are judged once it is; a file with no ids (a static page) has none."""
     class Page:
         def __init__(self, links: list[str], ids: frozenset[str] = frozenset()):
             self.links, self.ids = tuple(link.encode() for link in links), ids
-    pages = {"index.html": Page(["/guide/#start", "/gone/#start", "/a/#nowhere"]), "a/index.html": Page([], frozenset({"x"}))}
-    broken = check_links(pages, {"index.html", "a/index.html", "guide/index.html"}, "https://example.org/").broken
-    assert sorted((b.link, b.problem) for b in broken) == [("/a/#nowhere", "leads to no #nowhere on that page"),
-                                                           ("/gone/#start", "leads to no page")]
+    pages = {"index.html": Page(["/guide/#start", "/gone/#start", "/a/#nowhere", "/a/#x"]),
+             "a/index.html": Page([], frozenset({"x"}))}
+    files = {"index.html", "a/index.html", "guide/index.html"}
+    expected = [("/a/#nowhere", "leads to no #nowhere on that page"), ("/gone/#start", "leads to no page")]
+    broken = check_links(pages, files, "https://example.org/", unwritten={"guide/index.html"}).broken
+    assert sorted((b.link, b.problem) for b in broken) == expected
+    broken = check_links(pages, files, "https://example.org/").broken
+    assert sorted((b.link, b.problem) for b in broken) == sorted([*expected, ("/guide/#start", "leads to no #start on that page")])

@@ -254,6 +254,10 @@ def test_links_from_the_pages_written_first_into_pages_the_rebuild_adds_are_not_
     assert "reloaded" in "\n".join(server.lines)  # the first pages were written first
     assert not [line for line in server.lines if "leads to no page" in line]
     assert 'id="watch-overlay"' not in server.get("")[1]
+    typo = site.content / "papers/typo.md"  # a new paper again, and this time a link that leads nowhere
+    typo.write_text(paper("typo", "A Typo", extra="authors: [Nia Newer]\n", body="See [it](/papers/rocketvk/)."))
+    html = overlay_once(server, "papers/typo/", present=True)
+    assert f"{typo}:10: the link /papers/rocketvk/ leads to no page — fix the link in the abstract" in html
     home.close()
 
 

@@ -100,13 +100,13 @@ class _OrLeftOut:
 
 def check_links(pages: Mapping[str, Linked], files: Container[str], base_url: str,
                 only: Iterable[str] | None = None, left_out: Callable[[str], bool] | None = None,
-                drafts: Container[str] = frozenset()) -> LinkReport:
+                drafts: Container[str] = frozenset(), unwritten: Container[str] = frozenset()) -> LinkReport:
     """Check the links of every HTML page in `pages` (file → its links and ids), or only of
     those in `only`, against the site's `files`; a link may lead to a file `left_out` names,
     unwritten, and only a draft's own page may lead to a file in `drafts` (a preview shows
     drafts, a published build does not). A page's ids are looked at only if some link points at
-    one of them."""
-    checker = _Checker(pages, base_url, _OrLeftOut(files, left_out) if left_out else files, drafts)
+    one of them, and not while it is `unwritten` (watch mode's pages written first)."""
+    checker = _Checker(pages, base_url, _OrLeftOut(files, left_out) if left_out else files, drafts, unwritten)
     for page in sorted(p for p in (pages if only is None else only) if p.endswith(".html") and p in pages):
         checker.check(page)
     checker.check_anchors()
@@ -129,8 +129,9 @@ def check_folder(site: Path, base_url: str, left_out: Callable[[str], bool] | No
 class _Checker:
     """One run of the link check: the links seen so far, and the anchors still to look up."""
 
-    def __init__(self, pages: Mapping[str, Linked], base_url: str, files: Container[str], drafts: Container[str]):
-        self.pages, self.base_url, self.files, self.drafts = pages, base_url, files, drafts
+    def __init__(self, pages: Mapping[str, Linked], base_url: str, files: Container[str], drafts: Container[str],
+                 unwritten: Container[str]):
+        self.pages, self.base_url, self.files, self.drafts, self.unwritten = pages, base_url, files, drafts, unwritten
         self.base_path = urlsplit(base_url).path or "/"
         self.report = LinkReport()
         self.anchors: dict[str, list[tuple[str, str, str]]] = {}  # target page → (fragment, page, link)
@@ -162,10 +163,11 @@ class _Checker:
     def check_anchors(self) -> None:
         for file, wanted in self.anchors.items():
             target = self.pages.get(file)
-            if target is None:
-                continue  # a file not written yet (or left out): its ids are not known
+            if target is None and file in self.unwritten:
+                continue  # its ids are not known yet
+            ids = target.ids if target is not None else frozenset()
             self.report.broken += [Broken(page, link, f"leads to no #{fragment} on that page")
-                                   for fragment, page, link in wanted if fragment not in target.ids]
+                                   for fragment, page, link in wanted if fragment not in ids]
 
 
 def all_files(site: Path) -> Iterable[str]:

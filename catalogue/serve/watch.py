@@ -73,6 +73,7 @@ class Watcher:
         self._thread: threading.Thread | None = None
         self._started = 0.0  # when the rebuild under way began
         self._check_all = False  # every page's links are to be checked (files came or went)
+        self._first_unchecked: set[str] = set()  # pages written first, checked before their rest was planned
         self.jobs: dict[str, WorkerJob] = {}
         self.worker: LowPriorityWorker | None = None
         self.search: SearchRefresher | None = None
@@ -258,6 +259,7 @@ class Watcher:
     def _shown_first(self, written: list[str]) -> None:
         """The pages open in a browser and the edited papers' own, written: reload them now
         (every page, if the errors shown over them changed)."""
+        self._first_unchecked.update(written)  # until the rest is checked: see Builder.links
         if written:
             changed = self.overlay.rebuilt(written, self._by_page(self.builder.links(written)))
             self.server.reload(None if changed else self._paths(written))
@@ -287,16 +289,19 @@ class Watcher:
         return False
 
     def _check_links(self, result: RenderResult) -> bool:
-        """The links of the pages this rebuild wrote, or of every page when files came or went
-        (a link into a page an edit removed sits on a page the rebuild did not rewrite; seconds
-        at 10,000 papers, so left to the next rebuild when an edit is waiting); whether the
-        errors shown over the pages changed."""
+        """The links of the pages this rebuild wrote (and of those written first by a rebuild
+        stopped or failed before its rest: a link from them into a file then to come was let
+        pass), or of every page when files came or went (a link into a page an edit removed sits
+        on a page the rebuild did not rewrite; seconds at 10,000 papers, so left to the next
+        rebuild when an edit is waiting); whether the errors shown over the pages changed."""
         self._check_all = self._check_all or result.added
         if self._check_all and not self._edited():
             self._check_all = False
+            self._first_unchecked.clear()
             return self.overlay.site_checked(self._by_page(self.builder.links()))
-        found = self._by_page(self.builder.links(result.written))
-        return self.overlay.rebuilt([*result.written, *result.removed], found)
+        pages = list(dict.fromkeys([*result.written, *self._first_unchecked]))
+        self._first_unchecked.clear()
+        return self.overlay.rebuilt([*pages, *result.removed], self._by_page(self.builder.links(pages)))
 
     def _by_page(self, links: LinkReport) -> dict[str, list[str]]:
         """Each broken link as the message that names its file and line."""
