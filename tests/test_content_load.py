@@ -79,6 +79,18 @@ def test_taxonomy_errors_name_their_line(scratch):
     assert errors[0].startswith("taxonomy.yaml:") and "unknown tag `in-context-learnin`" in errors[0]
 
 
+@pytest.mark.parametrize("written, expected", [
+    ("id: kv-cache\n    label: true", ["taxonomy.yaml:3: tag `kv-cache`: `label` must be text, not true"]),
+    ("id: [kv-cache]\n    label: KV cache", ["taxonomy.yaml:2: tag id a list ['kv-cache'] is not a valid id",
+                                           "taxonomy.yaml:26: theme `efficient-inference` names unknown tag `kv-cache`"]),
+])
+def test_a_tag_entry_of_the_wrong_kind_is_named_at_its_line(scratch, written, expected):
+    """Not a crash; a tag whose id is written is not named again by the theme that names it."""
+    taxonomy = scratch.content.joinpath("taxonomy.yaml").read_text()
+    scratch.write("content/taxonomy.yaml", taxonomy.replace("id: kv-cache\n    label: KV cache", written, 1))
+    assert [error.split(" — ")[0] for error in errors_for(scratch, {"a.md": paper("a", "A")})] == expected
+
+
 def test_editor_backup_and_hidden_files_are_ignored(small_site):
     small_site.write("content/papers/.samba.md.swp", "binary junk")
     small_site.write("content/papers/samba.md~", "old copy")

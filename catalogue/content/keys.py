@@ -39,13 +39,16 @@ def described(value: object) -> str:
         return f"the number {value}"
     if isinstance(value, str):
         return f"the text {value!r}"
-    return f"a {'list' if isinstance(value, list) else 'mapping' if isinstance(value, dict) else 'value'} " \
-           f"{_SHORT.repr(value)}"
+    return f"a {'list' if isinstance(value, list) else 'mapping' if isinstance(value, dict) else 'value'} {shown(value)}"
+
+
+def shown(value: object) -> str:
+    """A value as a message shows it (`repr`), cut short: a list of aliases of aliases may be
+    billions of items long."""
+    return _SHORT.repr(value)
 
 
 def _short_repr() -> reprlib.Repr:
-    """A value as a message shows it, cut short: a list of aliases of aliases may be billions of
-    items long."""
     short = reprlib.Repr()
     short.maxlevel, short.maxlist, short.maxdict, short.maxstring, short.maxother = 2, 5, 5, 60, 60
     return short

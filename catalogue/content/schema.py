@@ -15,7 +15,7 @@ from ..report import Report
 from ..text import character_name, emoji_in, plain_ascii, unseen_characters
 from ..urls import SLUG_PATTERN
 from . import yamltext
-from .keys import KINDS, described, looks_like_date, of_kind
+from .keys import KINDS, described, looks_like_date, of_kind, shown
 from .model import (
     DOI_PATTERN,
     FRONT_MATTER,
@@ -119,7 +119,8 @@ def _check_keys(source: PageSource, report: Report) -> None:
         if key not in source.meta:
             report.error(source.path, 1, f"`{key}` is missing",
                          f"add a `{key}:` line to the front matter")
-        elif key != "tags" and (source.meta[key] is None or not str(source.meta[key]).strip()):
+        elif key != "tags" and (source.meta[key] is None or source.meta[key] == "" or
+                                (isinstance(source.meta[key], str) and not source.meta[key].strip())):
             report.error(source.path, _line(source, key), f"`{key}` is empty", f"give `{key}` a value")
 
 
@@ -149,7 +150,7 @@ def _check_values(source: PageSource, report: Report) -> None:
     meta = source.meta
     if meta.get("title_source", "curated") not in TITLE_SOURCES:
         report.error(source.path, _line(source, "title_source"),
-                     f"title_source {meta['title_source']!r} is not one of {', '.join(TITLE_SOURCES)}",
+                     f"title_source {shown(meta['title_source'])} is not one of {', '.join(TITLE_SOURCES)}",
                      "write `title_source: curated` once a person has checked the title")
     for key in URL_KEYS:
         value = meta.get(key)
@@ -176,7 +177,7 @@ def _check_values(source: PageSource, report: Report) -> None:
                      f"write the id alone, in quotes, like `openreview: '{forum or 'aMBSY2ebPw'}'`")
     if meta.get("presentation", "poster") not in PRESENTATIONS:
         report.error(source.path, _line(source, "presentation"),
-                     f"presentation {meta['presentation']!r} is not one of {', '.join(PRESENTATIONS)}",
+                     f"presentation {shown(meta['presentation'])} is not one of {', '.join(PRESENTATIONS)}",
                      "write how the venue presented the paper, like `presentation: spotlight`, or delete the line")
     if isinstance(meta.get("pages"), str) and not re.match(PAGES, meta["pages"]):
         report.error(source.path, _line(source, "pages"), f"`pages` is not a page range: {meta['pages']!r}",

@@ -42,8 +42,8 @@ def load_taxonomy(content_dir: Path, report: Report) -> Taxonomy | None:
     data, lines = found
     errors_before = len(report.errors)
     tags = _read_tags(data["tags"], path, lines, report)
-    written = {item.get("id") for item in data["tags"] if isinstance(item, dict)}  # a wrong entry is reported once
-    themes = _read_themes(data["themes"], written, path, lines, report)
+    written = {item["id"] for item in data["tags"] if isinstance(item, dict) and isinstance(item.get("id"), str)}
+    themes = _read_themes(data["themes"], written, path, lines, report)  # a wrong tag entry is reported once
     return Taxonomy(tags, themes) if len(report.errors) == errors_before else None
 
 
@@ -68,12 +68,12 @@ def _read_tags(items: list, path: Path, lines: dict, report: Report) -> dict[str
         if item["id"] in tags:
             report.error(path, where, f"tag `{item['id']}` is defined twice", "remove one of them")
             continue
-        tags[item["id"]] = Tag(item["id"], str(item["label"]), str(item["description"]),
+        tags[item["id"]] = Tag(item["id"], item["label"], item["description"],
                                tuple(p.lower() for p in phrases), where)
     return tags
 
 
-def _read_themes(items: list, tags: set, path: Path, lines: dict, report: Report) -> dict[str, Theme]:
+def _read_themes(items: list, tag_ids: set[str], path: Path, lines: dict, report: Report) -> dict[str, Theme]:
     themes: dict[str, Theme] = {}
     for index, item in enumerate(items):
         where = yamltext.line_of(lines, ("themes", index))
@@ -87,12 +87,12 @@ def _read_themes(items: list, tags: set, path: Path, lines: dict, report: Report
                          "list the ids of the tags that make this theme")
             continue
         for tag in theme_tags:
-            if tag not in tags:
+            if tag not in tag_ids:
                 report.error(path, tags_line, f"theme `{item['id']}` names unknown tag `{tag}`",
                              "add the tag under `tags:` or fix the id")
         if item["id"] in themes:
             report.error(path, where, f"theme `{item['id']}` is defined twice", "remove one of them")
-        themes[item["id"]] = Theme(item["id"], str(item["title"]), str(item["description"]),
+        themes[item["id"]] = Theme(item["id"], item["title"], item["description"],
                                    tuple(theme_tags), where)
     return themes
 
@@ -116,14 +116,15 @@ def _entry_ok(item: object, keys: KeyTable, kind: str, path: Path, lines: dict, 
     if missing or unknown:
         return False
     if not isinstance(item["id"], str) or not SLUG_PATTERN.match(item["id"]):
-        report.error(path, line, f"{kind} id `{item['id']}` is not a valid id",
+        written = f"`{item['id']}`" if isinstance(item["id"], str) else described(item["id"])
+        report.error(path, line, f"{kind} id {written} is not a valid id",
                      "use lower-case ASCII letters, digits and single hyphens")
         return False
     not_text = [key for key, key_kind in keys.kinds.items() if key_kind is str and not of_kind(item.get(key, ""), str)]
     for key in not_text:
         report.error(path, yamltext.line_of(lines, (*at, key)),
                      f"{kind} `{item['id']}`: `{key}` must be {KINDS[str]}, not {described(item[key])}",
-                     f"put it in quotes: {key}: \"{item[key]}\"")
+                     f"write `{key}:` as text (put it in quotes)")
     return not not_text
 
 
