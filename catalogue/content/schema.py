@@ -119,7 +119,7 @@ def _check_keys(source: PageSource, report: Report) -> None:
         if key not in source.meta:
             report.error(source.path, 1, f"`{key}` is missing",
                          f"add a `{key}:` line to the front matter")
-        elif key != "tags" and (source.meta[key] is None or source.meta[key] == "" or
+        elif key != "tags" and (source.meta[key] is None or
                                 (isinstance(source.meta[key], str) and not source.meta[key].strip())):
             report.error(source.path, _line(source, key), f"`{key}` is empty", f"give `{key}` a value")
 
