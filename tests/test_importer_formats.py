@@ -416,6 +416,18 @@ def test_an_entry_that_is_two_papers_of_content_is_named_with_the_merge_not_upda
     assert copy.read_bytes() == before[copy.relative_to(scratch.content).as_posix()]
 
 
+def test_the_merge_named_for_an_entry_that_is_two_papers_says_to_unwithdraw_first(scratch):
+    """`merge` refuses a withdrawn paper: the hint says what to do before it, or it could not be applied."""
+    scratch.write("content/papers/kivi.md", paper("kivi", "KIVI", body="A tuning-free 2bit quantization of the KV cache.",
+                                                  extra="arxiv: '2402.02750'\nwithdrawn: 2025-01-10\n"))
+    import_lists([raw_list_of(scratch, BIB, "ICML 2024")], scratch.content, None, Report())
+    report = Report()
+    import_lists([fixture(scratch, BIB)], scratch.content, None, report, update=True)
+    [warning] = [d for d in report.warnings if "files?" in d.message]
+    assert warning.hint.startswith(f"if so, remove `withdrawn:` from {scratch.content / 'papers' / 'kivi.md'} "
+                                   "(merge refuses a withdrawn paper), merge them (`python build.py merge kivi ")
+
+
 def test_a_dry_run_names_a_paper_it_would_have_added_among_the_two(scratch):
     """The second file's entry is the first file's new paper (by arXiv id) and a paper of content/
     (by DOI): a dry run wrote no file for the first, and must not read one."""

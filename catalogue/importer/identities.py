@@ -46,8 +46,10 @@ def twice_in_content(entry: Entry, papers: list[tuple[Path, str]], report: Repor
     named = ", ".join(f"{shown_path(path)} by {_SHOWN_BY[kind]}" for path, kind in papers)
     ids = " or ".join(dict.fromkeys(_SHOWN_BY[kind].removeprefix("its ") for _, kind in papers if kind != "abstract"))
     otherwise = f"if not, correct the entry's {ids}" if ids else "if not, nothing to do"
+    withdrawn = " and ".join(shown_path(path) for path in ordered if metas[path].get("withdrawn"))
+    first = f"remove `withdrawn:` from {withdrawn} (merge refuses a withdrawn paper), " if withdrawn else ""
     report.warning(entry.path, entry.line, f"this entry is {named}: one paper in {len(papers)} files?",
-                   f"if so, merge them ({merges}), then import this file again; {otherwise} (it was skipped)")
+                   f"if so, {first}merge them ({merges}), then import this file again; {otherwise} (it was skipped)")
 
 
 def remember(keys: list[str], path: Path, known: Identities) -> None:
