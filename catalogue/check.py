@@ -119,10 +119,37 @@ def run_check(config: SiteConfig, strict: bool, quiet: bool = False, output: str
     if output == "github":  # the annotations on standard output, the summary below as always
         print("".join(f"{github_annotation(d)}\n" for d in shown), end="", flush=True)
     else:
-        for group in _groups(shown):
+        apart, recurring = recurring_notes(shown)
+        for group in _groups(apart):
             print("\n".join(d.from_here() for d in group) + "\n", file=sys.stderr)
+        for same in recurring:
+            print(_folded(same) + "\n", file=sys.stderr)
     _summary(catalogue, counts, quiet, strict)
     return 1 if failed else 0
+
+
+FOLD_FROM = 10  # files: a note said of this many, word for word, is printed once, with the files it is about
+FILES_NAMED = 5
+
+
+def recurring_notes(diagnostics: list[Diagnostic]) -> tuple[list[Diagnostic], list[list[Diagnostic]]]:
+    """The diagnostics to print one by one, and the notes said word for word of FOLD_FROM files
+    or more (`no code link` of a conference's new papers), each kind together: one line each
+    would bury the rest."""
+    by_words: dict[tuple[str, str], list[Diagnostic]] = {}
+    for d in diagnostics:
+        if d.severity == "note":
+            by_words.setdefault((d.message, d.hint), []).append(d)
+    recurring = [same for same in by_words.values() if len({str(d.path) for d in same}) >= FOLD_FROM]
+    folded = {id(d) for same in recurring for d in same}
+    return [d for d in diagnostics if id(d) not in folded], recurring
+
+
+def _folded(same: list[Diagnostic]) -> str:
+    first = same[0]
+    named = ", ".join(shown_path(d.path) for d in same[:FILES_NAMED])
+    return (f"note: {first.message}, in {len(same)} files — {first.hint}\n  {named}, and {len(same) - FILES_NAMED} "
+            "more (each one: `--format json`)")
 
 
 def _summary(catalogue: Catalogue | None, counts: Counter, quiet: bool, strict: bool) -> None:

@@ -57,8 +57,9 @@ def _check_parser(commands) -> None:
         description="Run every check a build runs (content, the published-URL ledger, templates, "
                     "links), writing nothing, then list titles still derived, papers with fewer "
                     "than 2 tags, tags used once or never, papers without code, near-duplicate "
-                    "abstracts and slugs that no longer match their titles, grouped by file. "
-                    "Exits 1 on errors, or on warnings with --strict.")
+                    "abstracts and slugs that no longer match their titles, grouped by file (a note "
+                    "said of 10 files or more printed once, after them). Exits 1 on errors, or on "
+                    "warnings with --strict.")
     check.add_argument("--strict", action="store_true", help="treat warnings as errors (for CI)")
     check.add_argument("--quiet", action="store_true", help="errors and warnings only, no notes")
     check.add_argument("--format", choices=("text", "json", "github"), default="text",

@@ -5,7 +5,8 @@ from pathlib import Path
 from conftest import paper
 from helpers import build_py, tree
 
-from catalogue.check import curation_report
+from catalogue.check import FOLD_FROM, curation_report
+from catalogue.check import run_check as run_check_in_process
 from catalogue.config import PROJECT_ROOT
 from catalogue.content.loader import load_catalogue
 from catalogue.pipeline import check_site
@@ -198,3 +199,24 @@ def test_a_phrase_another_phrase_of_its_tag_finds_already_is_noted(scratch):
         "tag `kv-cache`: the phrase `kv caches` adds nothing, as `kv cache*` finds it already",
         "tag `kv-cache`: the phrase `kv cache eviction` adds nothing, as `kv cache*` finds it already",
         "tag `kv-cache`: the phrase `key-value cache` is listed twice"]
+
+
+def test_a_note_said_of_many_files_is_printed_once_with_the_files(scratch, capsys):
+    """A conference's new papers have no code link yet: one line for all of them, naming the
+    first files, so the notes that differ are not buried; JSON still has every one."""
+    for number in range(FOLD_FROM + 1):
+        scratch.write(f"content/papers/p{number:02}.md", paper(f"p{number:02}", f"P{number:02}"))
+    scratch.write("content/papers/coded.md", paper("coded", "Coded", tags="[kv-cache]",
+                                                   extra="code: https://github.com/x/coded\n"))
+    config = scratch.config(search=False)
+    assert run_check_in_process(config, strict=False) == 0
+    err = capsys.readouterr().err
+    assert "no code link —" not in err  # no line of its own for any paper
+    assert (f"note: no code link, in {FOLD_FROM + 1} files — add `code: https://…` if the authors published code\n"
+            f"  {shown_path(scratch.content / 'papers/p00.md')}, ") in err
+    assert f", and {FOLD_FROM + 1 - 5} more (each one: `--format json`)" in err
+    assert "papers/coded.md:6: warning: only 1 tag" in err  # the rest as before
+    assert f"Checked {FOLD_FROM + 2} papers: 0 errors," in err
+    run_check_in_process(config, strict=False, output="json")
+    notes = [d for d in json.loads(capsys.readouterr().out)["diagnostics"] if d["message"] == "no code link"]
+    assert len(notes) == FOLD_FROM + 1
