@@ -57,6 +57,15 @@ def _short_repr() -> reprlib.Repr:
 _SHORT = _short_repr()
 
 
+def kind_error(key: str, kind: type, value: object) -> tuple[str, str]:
+    """The message and fix for a value not of the kind its key takes: `label` must be text, not
+    the number 2024 — write `label:` as text (put it in quotes)."""
+    message = f"`{key}` must be {KINDS[kind]}, not {described(value)}"
+    if kind is datetime.date and isinstance(value, str) and looks_like_date(value):
+        return message, f"remove the quotes: `{key}: {value.strip()}` (quoted, YAML reads it as text)"
+    return message, f"write `{key}:` as {KINDS[kind]}" + (" (put it in quotes)" if kind is str else "")
+
+
 def kinds_in_words() -> str:
     """Every kind a key may take, as a hint lists them."""
     *others, last = KINDS.values()

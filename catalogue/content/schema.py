@@ -15,7 +15,7 @@ from ..report import Report
 from ..text import character_name, emoji_in, plain_ascii, unseen_characters
 from ..urls import SLUG_PATTERN
 from . import yamltext
-from .keys import KINDS, described, looks_like_date, of_kind, shown
+from .keys import kind_error, of_kind, shown
 from .model import (
     DOI_PATTERN,
     FRONT_MATTER,
@@ -110,11 +110,7 @@ def _check_keys(source: PageSource, report: Report) -> None:
             hint = f"did you mean `{close[0]}`?" if close else f"known keys: {', '.join(known)}"
             report.error(source.path, _line(source, key), f"unknown key `{key}`", hint)
         elif not of_kind(value, known[key]):
-            kind = KINDS[known[key]]
-            hint = f"write `{key}:` as {kind}" + (" (put it in quotes)" if known[key] is str else "")
-            if known[key] is datetime.date and isinstance(value, str) and looks_like_date(value):
-                hint = f"remove the quotes: `{key}: {value.strip()}` (quoted, YAML reads it as text)"
-            report.error(source.path, _line(source, key), f"`{key}` must be {kind}, not {described(value)}", hint)
+            report.error(source.path, _line(source, key), *kind_error(key, known[key], value))
     for key in REQUIRED_KEYS:
         if key not in source.meta:
             report.error(source.path, 1, f"`{key}` is missing",

@@ -10,7 +10,7 @@ from ..config import TAXONOMY_FILE
 from ..report import Report
 from ..urls import SLUG_PATTERN
 from . import yamltext
-from .keys import KINDS, Key, KeyTable, described, of_kind
+from .keys import Key, KeyTable, described, kind_error, of_kind
 from .model import Tag, Taxonomy, Theme
 
 HOW = "see docs/reference.md, content/taxonomy.yaml"
@@ -122,9 +122,8 @@ def _entry_ok(item: object, keys: KeyTable, kind: str, path: Path, lines: dict, 
         return False
     not_text = [key for key, key_kind in keys.kinds.items() if key_kind is str and not of_kind(item.get(key, ""), str)]
     for key in not_text:
-        report.error(path, yamltext.line_of(lines, (*at, key)),
-                     f"{kind} `{item['id']}`: `{key}` must be {KINDS[str]}, not {described(item[key])}",
-                     f"write `{key}:` as text (put it in quotes)")
+        message, fix = kind_error(key, str, item[key])
+        report.error(path, yamltext.line_of(lines, (*at, key)), f"{kind} `{item['id']}`: {message}", fix)
     return not not_text
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from ..config import VENUES_FILE
 from ..report import Report
 from . import yamltext
-from .keys import KINDS, Key, KeyTable, described, of_kind
+from .keys import Key, KeyTable, kind_error, of_kind
 from .model import URL_PATTERN, Venue
 
 VENUE_KEYS = KeyTable("Venues", "content/venues.yaml",
@@ -64,7 +64,7 @@ def _venue(item: object, path: Path, line_of: Callable[[str], int], report: Repo
     kinds = VENUE_KEYS.kinds
     problems = [(key, f"unknown key `{key}`") for key in item if key not in kinds]
     problems += [("", f"`{key}` is missing") for key in VENUE_KEYS.required if key not in item]
-    problems += [(key, f"`{key}` must be {KINDS[kind]}, not {described(item[key])}")
+    problems += [(key, kind_error(key, kind, item[key])[0])
                  for key, kind in kinds.items() if key in item and not of_kind(item[key], kind)]
     if not problems and "proceedings" in item and not URL_PATTERN.match(item["proceedings"]):
         problems.append(("proceedings", "`proceedings` is not an http(s) URL"))
